@@ -1,0 +1,197 @@
+/* cli.c — option parsing helpers, errors, the progress line, JSON strings. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void vreport(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "dhm %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int cli_long(const char *cmd, const char *opt, const char *val, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(val, &end, 10);
+    if (!*val || *end || errno || v < lo || v > hi) {
+        cli_fail(cmd, "%s: '%s' is not an integer in [%ld, %ld]", opt, val, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*val || *val == '-') {
+        cli_fail(cmd, "%s: '%s' is not a non-negative integer", opt, val);
+        return -1;
+    }
+    unsigned long long v = strtoull(val, &end, 0);
+    if (*end || errno) {
+        cli_fail(cmd, "%s: '%s' is not a non-negative integer", opt, val);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+int cli_double(const char *cmd, const char *opt, const char *val, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (!*val || *end || errno || !(v >= lo && v <= hi) || !isfinite(v)) {
+        cli_fail(cmd, "%s: '%s' is not a number in [%g, %g]", opt, val, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void progress_init(Progress *p, const char *what, long total, int enabled)
+{
+    p->what = what;
+    p->total = total;
+    p->start = p->last = cli_now();
+    p->tty = isatty(2);
+    p->enabled = enabled;
+    p->printed = 0;
+}
+
+static void fmt_duration(double s, char *buf, size_t n)
+{
+    if (!(s >= 0) || s > 1e8)
+        snprintf(buf, n, "?");
+    else if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+    else
+        snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+void progress_update(Progress *p, long done, const char *extra)
+{
+    if (!p->enabled)
+        return;
+    double now = cli_now();
+    if (now - p->last < (p->tty ? 0.2 : 10.0) && done < p->total)
+        return;
+    if (now - p->start < 1.0 && (done < p->total || !p->printed))
+        return; /* quick jobs stay quiet */
+    p->last = now;
+    double el = now - p->start;
+    double eta = done > 0 ? el * (double)(p->total - done) / (double)done : -1;
+    char e[32], t[32];
+    fmt_duration(eta, e, sizeof e);
+    fmt_duration(el, t, sizeof t);
+    fprintf(stderr, "%s%s %ld/%ld (%.0f%%) %s, elapsed %s, ETA %s%s", p->tty ? "\r" : "", p->what, done, p->total,
+            p->total ? 100.0 * (double)done / (double)p->total : 100.0, extra ? extra : "", t, e,
+            p->tty ? "\033[K" : "\n");
+    fflush(stderr);
+    p->printed = 1;
+}
+
+void progress_done(Progress *p)
+{
+    if (p->enabled && p->printed && p->tty)
+        fputc('\n', stderr);
+}
+
+void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *const CLASS_NAMES[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
+
+void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, const MatchConfig *cfg, double secs,
+                     int json)
+{
+    if (json) {
+        fprintf(f, "{\"games\": %d, \"seed\": %llu, \"seat_change\": %d, \"class_reset\": %d, \"seconds\": %.3f, "
+                   "\"stalemates\": %ld, \"players\": [",
+                r->games, (unsigned long long)cfg->seed, cfg->seat_change, cfg->class_reset, secs, r->stalemates);
+        for (int p = 0; p < NPLAYERS; p++) {
+            fprintf(f, "%s\n  {\"player\": %d, \"spec\": ", p ? "," : "", p);
+            json_str(f, pl[p]->name);
+            fprintf(f, ", \"total\": %ld, \"mean\": %.4f, \"classes\": [", r->points[p],
+                    r->games ? (double)r->points[p] / r->games : 0.0);
+            for (int c = 0; c < NPLAYERS; c++)
+                fprintf(f, "%s%ld", c ? ", " : "", r->class_count[p][c]);
+            fprintf(f, "], \"illegal\": %ld, \"bad_exchanges\": %ld", r->illegal[p], r->bad_exchange[p]);
+            if (pl[p]->report_json) {
+                fprintf(f, ", \"stats\": ");
+                pl[p]->report_json(pl[p], f);
+            }
+            fprintf(f, "}");
+        }
+        fprintf(f, "\n]}\n");
+        return;
+    }
+    fprintf(f, "%d games, seed %llu, seat change %d, class reset %d, %.2f s\n", r->games,
+            (unsigned long long)cfg->seed, cfg->seat_change, cfg->class_reset, secs);
+    fprintf(f, "%-3s %-28s %8s %7s", "#", "player", "total", "mean");
+    for (int c = 0; c < NPLAYERS; c++)
+        fprintf(f, " %9s", CLASS_NAMES[c]);
+    fprintf(f, "\n");
+    for (int p = 0; p < NPLAYERS; p++) {
+        fprintf(f, "%-3d %-28.28s %8ld %7.3f", p, pl[p]->name, r->points[p],
+                r->games ? (double)r->points[p] / r->games : 0.0);
+        for (int c = 0; c < NPLAYERS; c++)
+            fprintf(f, " %9ld", r->class_count[p][c]);
+        fprintf(f, "\n");
+    }
+    for (int p = 0; p < NPLAYERS; p++)
+        if (r->illegal[p] || r->bad_exchange[p])
+            fprintf(f, "player %d: %ld illegal moves played as passes, %ld invalid exchanges\n", p, r->illegal[p],
+                    r->bad_exchange[p]);
+    if (r->stalemates)
+        fprintf(f, "%ld games ended by the 20-pass stalemate rule\n", r->stalemates);
+}

@@ -1,0 +1,52 @@
+/* cli.h — what every command shares: option value parsing with one-line errors, a progress
+ * line with ETA on stderr, and the command entry points. Only cli/ may exit() or print
+ * usage; everything below returns errors. */
+#ifndef DHM_CLI_H
+#define DHM_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "game/match.h"
+
+/* Parse helpers: on bad input they print "dhm CMD: --OPT: reason" and return -1. */
+int cli_long(const char *cmd, const char *opt, const char *val, long lo, long hi, long *out);
+int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out);
+int cli_double(const char *cmd, const char *opt, const char *val, double lo, double hi, double *out);
+/* Prints "dhm CMD: message" to stderr; returns 2 (usage error) for `return cli_fail(...)`. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "dhm CMD: message" and returns 1 (runtime error). */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+double cli_now(void); /* monotonic seconds */
+
+typedef struct Progress {
+    const char *what;
+    double start, last;
+    long total;
+    int tty, enabled, printed;
+} Progress;
+
+/* A progress line on stderr: redrawn in place on a terminal (5 times a second), a plain line
+ * every 10 s otherwise. enabled = 0 turns it off (--quiet). */
+void progress_init(Progress *p, const char *what, long total, int enabled);
+void progress_update(Progress *p, long done, const char *extra);
+void progress_done(Progress *p);
+
+/* The end-of-match table (or JSON) shared by play, serve and connect. */
+void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, const MatchConfig *cfg, double secs,
+                     int json);
+
+/* JSON string output with escaping. */
+void json_str(FILE *f, const char *s);
+
+int cmd_play(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_rate(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_connect(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_records(int argc, char **argv);
+
+#endif

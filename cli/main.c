@@ -1,0 +1,47 @@
+/* main.c — `dhm COMMAND [options]`: dispatches to one file per command. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#ifndef DHM_VERSION
+#define DHM_VERSION "unknown"
+#endif
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} COMMANDS[] = {
+    {"play", cmd_play, "play a match among built-in players in-process"},
+    {"replay", cmd_replay, "check kifu game records against the rules engine"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: dhm COMMAND [options]   (dhm COMMAND --help for details)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        fprintf(f, "  %-11s %s\n", COMMANDS[i].name, COMMANDS[i].help);
+    fprintf(f, "\ndhm %s — Computer Daihinmin (UECda rules) research platform\n", DHM_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("dhm %s\n", DHM_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name))
+            return COMMANDS[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "dhm: unknown command '%s' (try dhm --help)\n", argv[1]);
+    return 2;
+}

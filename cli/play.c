@@ -1,0 +1,119 @@
+/* play.c — `dhm play`: a match among five built-in players, in-process. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "game/match.h"
+#include "players/players.h"
+#include "record/kifu.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dhm play [--players P1,P2,P3,P4,P5] [--games N] [--seed S] [options]\n"
+            "Plays one match in-process and prints each player's total points, mean points per\n"
+            "game and how often it reached each class.\n\n"
+            "  --players LIST     five player specs NAME[:key=value...], comma separated\n"
+            "                     (default simple,simple,simple,random,random; kinds: %s)\n"
+            "  --games N          games in the match (default 100)\n"
+            "  --seed S           seed for dealing, seats and the players (default 1)\n"
+            "  --seat-change K    new random seats at games with n mod K == 1 (default 3)\n"
+            "  --class-reset R    classes reset every R games (default 100)\n"
+            "  --record FILE      write every game as a kifu record\n"
+            "  --json             print the summary as JSON instead of a table\n"
+            "  --quiet            no progress line\n",
+            player_kinds());
+}
+
+typedef struct PlayCtx {
+    FILE *record;
+    Progress progress;
+} PlayCtx;
+
+static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    PlayCtx *c = ctx;
+    if (c->record)
+        kifu_write_game(c->record, rec, NULL);
+    progress_update(&c->progress, sofar->games, " games");
+    return 0;
+}
+
+int cmd_play(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"players", required_argument, 0, 'p'}, {"games", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'},    {"seat-change", required_argument, 0, 'k'},
+        {"class-reset", required_argument, 0, 'r'}, {"record", required_argument, 0, 'o'},
+        {"json", no_argument, 0, 'j'},          {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    const char *players = "simple,simple,simple,random,random", *record = NULL;
+    MatchConfig cfg;
+    match_config_default(&cfg);
+    int json = 0, quiet = 0, c;
+    long v;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': players = optarg; break;
+        case 'n': if (cli_long("play", "--games", optarg, 1, 100000000, &v)) return 2; cfg.games = (int)v; break;
+        case 's': if (cli_u64("play", "--seed", optarg, &cfg.seed)) return 2; break;
+        case 'k': if (cli_long("play", "--seat-change", optarg, 0, 1000000, &v)) return 2; cfg.seat_change = (int)v; break;
+        case 'r': if (cli_long("play", "--class-reset", optarg, 0, 100000000, &v)) return 2; cfg.class_reset = (int)v; break;
+        case 'o': record = optarg; break;
+        case 'j': json = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc)
+        return cli_fail("play", "unexpected argument '%s' (try --help)", argv[optind]);
+
+    char specs[NPLAYERS + 1][128];
+    int n = player_split_list(players, specs, NPLAYERS + 1);
+    if (n != NPLAYERS)
+        return cli_fail("play", "--players needs exactly five comma-separated player specs, got '%s'", players);
+    Player *pl[NPLAYERS] = {0};
+    char err[256];
+    int rc = 0;
+    for (int p = 0; p < NPLAYERS && !rc; p++)
+        if (player_create(specs[p], player_seed(cfg.seed, p), &pl[p], err, sizeof err))
+            rc = cli_fail("play", "player %d: %s", p, err);
+    PlayCtx ctx = {0};
+    GameRecord *rec = rc ? NULL : malloc(sizeof *rec);
+    if (!rc && !rec)
+        rc = cli_error("play", "out of memory");
+    if (!rc && record) {
+        ctx.record = fopen(record, "w");
+        if (!ctx.record)
+            rc = cli_error("play", "cannot write %s: %m", record);
+        else {
+            const char *names[NPLAYERS];
+            for (int p = 0; p < NPLAYERS; p++)
+                names[p] = pl[p]->name;
+            kifu_write_header(ctx.record, names);
+        }
+    }
+    if (!rc) {
+        MatchResult res;
+        progress_init(&ctx.progress, "play:", cfg.games, !quiet);
+        double t0 = cli_now();
+        match_run(pl, &cfg, NULL, on_game, &ctx, rec, &res);
+        double secs = cli_now() - t0;
+        progress_done(&ctx.progress);
+        cli_print_match(stdout, pl, &res, &cfg, secs, json);
+        if (ctx.record && fclose(ctx.record)) {
+            ctx.record = NULL;
+            rc = cli_error("play", "error writing %s", record);
+        }
+        ctx.record = NULL;
+    }
+    if (ctx.record)
+        fclose(ctx.record);
+    free(rec);
+    for (int p = 0; p < NPLAYERS; p++)
+        player_destroy(pl[p]);
+    return rc;
+}

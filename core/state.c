@@ -1,0 +1,144 @@
+/* state.c — applying moves: passes, clears, 8-cut, revolution, lock, finishing, stalemate. */
+#include "state.h"
+
+#include <string.h>
+
+void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPLAYERS], int first)
+{
+    memset(g, 0, sizeof *g);
+    for (int p = 0; p < NPLAYERS; p++) {
+        g->hand[p] = hand[p];
+        g->seat[p] = seat[p];
+    }
+    for (int s = 0; s < NPLAYERS; s++)
+        g->seat_of[seat[s]] = (uint8_t)s;
+    g->turn = g->owner = (uint8_t)first;
+}
+
+/* First player after p in seat order not in the skip mask; -1 if everyone is skipped. */
+static inline int next_not_in(const GameState *g, int p, unsigned skip)
+{
+    static const uint8_t wrap[2 * NPLAYERS] = {0, 1, 2, 3, 4, 0, 1, 2, 3, 4};
+    int s = g->seat_of[p];
+    for (int i = 1; i <= NPLAYERS; i++) {
+        int q = g->seat[wrap[s + i]];
+        if (!((skip >> q) & 1))
+            return q;
+    }
+    return -1;
+}
+
+int state_next_with_cards(const GameState *g, int p)
+{
+    int q = next_not_in(g, p, g->out);
+    return q < 0 ? p : q;
+}
+
+static void clear_table(GameState *g)
+{
+    g->table = move_pass();
+    g->passed = 0;
+    g->lock = 0;
+    int lead = g->owner;
+    if ((g->out >> lead) & 1)
+        lead = state_next_with_cards(g, lead);
+    g->turn = (uint8_t)lead;
+}
+
+static int finish(GameState *g, int p)
+{
+    g->out |= (uint8_t)(1u << p);
+    g->order[g->nout++] = (uint8_t)p;
+    if (g->nout < NPLAYERS - 1)
+        return EV_FINISH;
+    for (int q = 0; q < NPLAYERS; q++)
+        if (!((g->out >> q) & 1)) {
+            g->order[g->nout++] = (uint8_t)q;
+            g->out |= (uint8_t)(1u << q);
+        }
+    g->over = 1;
+    return EV_FINISH | EV_OVER;
+}
+
+int state_apply(GameState *g, Move m)
+{
+    const int p = g->turn;
+    if (m.type == MOVE_PASS) {
+        g->passed |= (uint8_t)(1u << p);
+        if (++g->npass >= STALEMATE_PASSES) {
+            g->over = 1;
+            return EV_STALEMATE | EV_OVER;
+        }
+        if (__builtin_popcount(g->passed) >= NPLAYERS - g->nout) {
+            clear_table(g);
+            return EV_CLEAR;
+        }
+        g->turn = (uint8_t)next_not_in(g, p, g->out | g->passed);
+        return 0;
+    }
+
+    int ev = 0;
+    const Cards used = move_cards(m);
+    g->hand[p] &= ~used;
+    g->played |= used;
+    g->npass = 0;
+    if (move_is_revolution(m)) {
+        g->rev ^= 1;
+        ev |= EV_REVOLUTION;
+    }
+    /* a meld with an 8 cuts; the spade 3 over a lone joker clears too */
+    const int cut = move_is_eight(m) || g->table.type == MOVE_JOKER;
+    if (m.type == MOVE_JOKER) {
+        g->lock = 0;
+    } else if (!g->lock && g->table.type != MOVE_PASS && m.suits == g->table.suits) {
+        g->lock = 1;
+        ev |= EV_LOCK;
+    }
+    g->table = m;
+    g->owner = (uint8_t)p;
+    if (!g->hand[p]) {
+        ev |= finish(g, p);
+        if (ev & EV_OVER)
+            return ev;
+    }
+    if (cut) {
+        clear_table(g);
+        return ev | EV_CLEAR;
+    }
+    int q = next_not_in(g, p, g->out | g->passed);
+    if (q < 0) { /* the mover went out and everyone else had passed */
+        clear_table(g);
+        return ev | EV_CLEAR;
+    }
+    g->turn = (uint8_t)q;
+    return ev;
+}
+
+void state_finish_stalemate(GameState *g, Rng *rng)
+{
+    int rest[NPLAYERS], n = 0;
+    for (int q = 0; q < NPLAYERS; q++) {
+        int in_order = 0;
+        for (int k = 0; k < g->nout; k++)
+            in_order |= g->order[k] == q;
+        if (!in_order)
+            rest[n++] = q;
+    }
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)rng_below(rng, (uint32_t)(i + 1));
+        int t = rest[i];
+        rest[i] = rest[j];
+        rest[j] = t;
+    }
+    for (int i = 0; i < n; i++) {
+        g->order[g->nout++] = (uint8_t)rest[i];
+        g->out |= (uint8_t)(1u << rest[i]);
+    }
+    g->over = 1;
+}
+
+void state_classes(const GameState *g, int cls[NPLAYERS])
+{
+    for (int k = 0; k < NPLAYERS; k++)
+        cls[g->order[k]] = k;
+}

@@ -1,0 +1,55 @@
+/* players.h — built-in players and player specs.
+ *
+ * A player spec is NAME[:key=value[:key=value...]] (colons, so commas can separate players
+ * in a list), e.g. "simple", "random", "mc:bandit=ucb-v:sims=2000". player_create() parses a
+ * spec, checks every option, and returns a heap-allocated Player that player_destroy() frees.
+ * Errors name the problem and list the valid choices.
+ */
+#ifndef DHM_PLAYERS_H
+#define DHM_PLAYERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/player.h"
+
+#define SPEC_MAX_OPTS 16
+
+typedef struct PlayerSpec {
+    char kind[32];
+    int nopts;
+    struct {
+        char key[32];
+        char val[64];
+        int used;
+    } opt[SPEC_MAX_OPTS];
+} PlayerSpec;
+
+int player_spec_parse(const char *text, PlayerSpec *out, char *err, size_t errsz);
+
+/* Option access; each marks the option used. Return 0 (value or default written), -1 bad. */
+int spec_get_int(PlayerSpec *s, const char *key, long lo, long hi, long def, long *out, char *err, size_t errsz);
+int spec_get_double(PlayerSpec *s, const char *key, double lo, double hi, double def, double *out, char *err,
+                    size_t errsz);
+const char *spec_get_str(PlayerSpec *s, const char *key, const char *def);
+/* After reading all options: an error for any option nobody asked for. */
+int spec_check_unused(const PlayerSpec *s, const char *valid, char *err, size_t errsz);
+
+/* Creates a player from a spec. seed gives the player its own RNG stream. */
+int player_create(const char *spec, uint64_t seed, Player **out, char *err, size_t errsz);
+void player_destroy(Player *p);
+/* Comma-separated list of player kinds, for messages and --help. */
+const char *player_kinds(void);
+/* Splits "a,b:x=1,c" into at most max specs (copies into buf). Returns the count or -1. */
+int player_split_list(const char *list, char specs[][128], int max);
+/* The seed a match gives player p (the same in-process and behind `dhm connect`). */
+uint64_t player_seed(uint64_t match_seed, int p);
+
+/* Constructors used by the registry (spec options already parsed by each). */
+int random_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
+int simple_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
+
+/* Helpers shared by players: the strength of a column under revolution (higher = stronger). */
+static inline int col_strength(int col, int rev) { return rev ? 14 - col : col; }
+
+#endif

@@ -1,0 +1,92 @@
+/* test_cli.c — the command line as a user meets it: --help on every command, one-line
+ * errors with a non-zero exit for bad input, JSON next to the table, same seed -> same
+ * output. */
+#include "testutil.h"
+
+static char out[1 << 16];
+
+/* Every command answers --help with a usage text and exit 0. */
+static void test_help_everywhere(void **state)
+{
+    (void)state;
+    assert_int_equal(run_cmd(out, sizeof out, "%s --help", dhm_bin()), 0);
+    assert_non_null(strstr(out, "usage: dhm"));
+    /* the command list printed by --help is the list we check */
+    const char *p = strstr(out, "commands:");
+    assert_non_null(p);
+    int n = 0;
+    char name[32];
+    for (p = strchr(p, '\n') + 1; sscanf(p, " %31s", name) == 1 && *p == ' '; p = strchr(p, '\n') + 1) {
+        char o2[4096];
+        assert_int_equal(run_cmd(o2, sizeof o2, "%s %s --help", dhm_bin(), name), 0);
+        if (!strstr(o2, "usage: dhm"))
+            fail_msg("dhm %s --help does not print a usage line", name);
+        n++;
+    }
+    assert_true(n >= 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s frobnicate 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(out, "unknown command"));
+}
+
+/* One line, naming the problem, exit status 2. */
+static void expect_usage_error(const char *args, const char *needle)
+{
+    int rc = run_cmd(out, sizeof out, "%s %s 2>&1", dhm_bin(), args);
+    if (rc != 2 || !strstr(out, needle))
+        fail_msg("dhm %s: exit %d, output '%s' (want 2 and '%s')", args, rc, out, needle);
+    int lines = 0;
+    for (const char *c = out; *c; c++)
+        lines += *c == '\n';
+    if (lines != 1)
+        fail_msg("dhm %s: %d lines of error output: '%s'", args, lines, out);
+}
+
+static void test_play_bad_input(void **state)
+{
+    (void)state;
+    expect_usage_error("play --players simple,simple", "exactly five");
+    expect_usage_error("play --players simple,simple,simple,simple,frob", "unknown player kind 'frob'");
+    expect_usage_error("play --players simple,simple,simple,simple,random:x=1", "unknown option 'x'");
+    expect_usage_error("play --players simple,simple,simple,simple,random:x", "expected key=value");
+    expect_usage_error("play --games 0", "--games");
+    expect_usage_error("play --games lots", "--games");
+    expect_usage_error("play --seed -3", "--seed");
+    expect_usage_error("play --seat-change -1", "--seat-change");
+    expect_usage_error("play extra", "unexpected argument");
+    int rc = run_cmd(out, sizeof out, "%s play --games 5 --record /nonexistent/dir/x.kifu 2>&1", dhm_bin());
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "cannot write"));
+}
+
+static void test_play_json_and_determinism(void **state)
+{
+    (void)state;
+    char a[8192], b[8192];
+    assert_int_equal(run_cmd(a, sizeof a, "%s play --games 300 --seed 7 --json --quiet", dhm_bin()), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s play --games 300 --seed 7 --json --quiet", dhm_bin()), 0);
+    /* identical apart from the timing field */
+    char *ta = strstr(a, "\"seconds\""), *tb = strstr(b, "\"seconds\"");
+    assert_non_null(ta);
+    assert_non_null(tb);
+    assert_memory_equal(a, b, (size_t)(ta - a));
+    assert_string_equal(strstr(ta, "\"stalemates\""), strstr(tb, "\"stalemates\""));
+    assert_non_null(strstr(a, "\"games\": 300"));
+    /* totals add up to 15 points a game */
+    long sum = 0;
+    for (const char *p = strstr(a, "\"total\": "); p; p = strstr(p + 1, "\"total\": "))
+        sum += atol(p + 9);
+    assert_int_equal(sum, 4500);
+    /* a different seed gives different games */
+    assert_int_equal(run_cmd(b, sizeof b, "%s play --games 300 --seed 8 --json --quiet", dhm_bin()), 0);
+    assert_string_not_equal(strstr(a, "\"players\""), strstr(b, "\"players\""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_everywhere),
+        cmocka_unit_test(test_play_bad_input),
+        cmocka_unit_test(test_play_json_and_determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

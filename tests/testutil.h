@@ -1,0 +1,71 @@
+/* testutil.h — shared helpers for the cmocka tests: locating ../shared (skipped when absent),
+ * running the dhm binary, small parsers. Header-only so each test stays one file. */
+#ifndef DHM_TESTUTIL_H
+#define DHM_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+/* Path of a file under the shared folder (env DHM_SHARED, else ../shared), or NULL when it is
+ * absent (tests then report "skipped", as on a user's machine). */
+static inline const char *shared_file(const char *rel)
+{
+    static char buf[4096];
+    const char *root = getenv("DHM_SHARED");
+    snprintf(buf, sizeof buf, "%s/%s", root && *root ? root : "../shared", rel);
+    struct stat st;
+    return stat(buf, &st) == 0 ? buf : NULL;
+}
+
+/* The dhm binary under test (env DHM, set by make check). */
+static inline const char *dhm_bin(void)
+{
+    const char *b = getenv("DHM");
+    return b && *b ? b : "build/dhm";
+}
+
+/* Runs a shell command, capturing stdout+stderr into out (may be NULL). Returns exit status. */
+static inline int run_cmd(char *out, size_t outsz, const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = 0;
+    if (out && outsz)
+        out[0] = 0;
+    char tmp[4096];
+    size_t k;
+    while ((k = fread(tmp, 1, sizeof tmp, p)) > 0)
+        if (out && n + 1 < outsz) {
+            size_t c = k < outsz - 1 - n ? k : outsz - 1 - n;
+            memcpy(out + n, tmp, c);
+            n += c;
+            out[n] = 0;
+        }
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A fresh temporary directory for a test (removed by the caller with rm -rf if wanted). */
+static inline const char *test_tmpdir(char *buf, size_t n)
+{
+    snprintf(buf, n, "/tmp/dhm-test-XXXXXX");
+    return mkdtemp(buf);
+}
+
+#endif

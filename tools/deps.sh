@@ -1,0 +1,25 @@
+#!/bin/sh
+# deps.sh — installs the Debian packages dhm needs, only when something is missing.
+# Needed: a C compiler and make, libsqlite3-dev (the results store), libcmocka-dev (tests).
+# Optional (not installed here): clang for `make fuzz`, mpich for MPI runs.
+set -eu
+missing=""
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+have_header sqlite3.h || missing="$missing libsqlite3-dev"
+have_header cmocka.h || missing="$missing libcmocka-dev"
+[ -z "$missing" ] && exit 0
+echo "dhm: installing Debian packages:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO="sudo"
+else
+  echo "dhm: please install as root: apt-get install -y$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+$SUDO apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 ||
+  { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y --no-install-recommends $missing; }
