@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -194,4 +195,19 @@ void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, 
                     r->bad_exchange[p]);
     if (r->stalemates)
         fprintf(f, "%ld games ended by the 20-pass stalemate rule\n", r->stalemates);
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
+{
+    opterr = 0;
+    int c = getopt_long(argc, argv, ":", opts, NULL);
+    if (c == '?') {
+        cli_fail(cmd, "unknown option '%s' (try dhm %s --help)", argv[optind - 1], cmd);
+        return '?';
+    }
+    if (c == ':') {
+        cli_fail(cmd, "option '%s' needs a value (try dhm %s --help)", argv[optind - 1], cmd);
+        return '?';
+    }
+    return c;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "game/match.h"
+#include "rating/methods.h"
 
 /* Parse helpers: on bad input they print "dhm CMD: --OPT: reason" and return -1. */
 int cli_long(const char *cmd, const char *opt, const char *val, long lo, long hi, long *out);
@@ -19,6 +20,12 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 double cli_now(void); /* monotonic seconds */
+
+/* getopt_long with our own one-line messages: call cli_getopt instead of getopt_long; on an
+ * unknown option or a missing value it prints "dhm CMD: ... (try dhm CMD --help)" and
+ * returns '?'. */
+struct option;
+int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts);
 
 typedef struct Progress {
     const char *what;
@@ -36,6 +43,16 @@ void progress_done(Progress *p);
 /* The end-of-match table (or JSON) shared by play, serve and connect. */
 void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, const MatchConfig *cfg, double secs,
                      int json);
+
+/* `dhm rate` options, shared with commands that end in a rating table. */
+typedef struct RateOpts {
+    const char *methods, *anchor, *history;
+    RatingParams prm;
+    int mse, cross, trans, los, top, csv, json;
+} RateOpts;
+void rate_opts_default(RateOpts *o);
+/* Rates loaded results and prints them as the options say. Returns an exit status. */
+int rate_results(const char *cmd, Results *res, const RateOpts *o);
 
 /* JSON string output with escaping. */
 void json_str(FILE *f, const char *s);

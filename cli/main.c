@@ -15,6 +15,8 @@ static const struct {
 } COMMANDS[] = {
     {"play", cmd_play, "play a match among built-in players in-process"},
     {"replay", cmd_replay, "check kifu game records against the rules engine"},
+    {"rate", cmd_rate, "ratings from results: Elo, Glicko, Glicko-2, TrueSkill, set-wise, BT/PL, mElo"},
+    {"experiment", cmd_experiment, "the papers' experiments (virtual-game, ...)"},
 };
 
 static void usage(FILE *f)

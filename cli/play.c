@@ -54,7 +54,7 @@ int cmd_play(int argc, char **argv)
     int json = 0, quiet = 0, c;
     long v;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("play", argc, argv, opts)) != -1) {
         switch (c) {
         case 'p': players = optarg; break;
         case 'n': if (cli_long("play", "--games", optarg, 1, 100000000, &v)) return 2; cfg.games = (int)v; break;
@@ -65,7 +65,7 @@ int cmd_play(int argc, char **argv)
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return 2;
         }
     }
     if (optind < argc)

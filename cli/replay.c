@@ -22,12 +22,12 @@ int cmd_replay(int argc, char **argv)
                                          {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int json = 0, quiet = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_getopt("replay", argc, argv, opts)) != -1) {
         switch (c) {
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return 2;
         }
     }
     if (optind >= argc) {

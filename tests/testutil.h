@@ -15,6 +15,15 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
+
+/* Fails with both values when |x - want| > tol. */
+#define NEAR(x, want, tol)                                                                                         \
+    do {                                                                                                           \
+        double _x = (x), _w = (want);                                                                              \
+        if (!(fabs(_x - _w) <= (tol)))                                                                             \
+            fail_msg("%s = %.12f, want %.12f (tolerance %g)", #x, _x, _w, (double)(tol));                          \
+    } while (0)
 
 /* Path of a file under the shared folder (env DHM_SHARED, else ../shared), or NULL when it is
  * absent (tests then report "skipped", as on a user's machine). */

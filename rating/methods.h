@@ -1,0 +1,90 @@
+/* methods.h — every rating method behind one interface: run it on Results, read ratings and
+ * uncertainties, and predict the probability that one player beats another.
+ *
+ *   se, sg, sg2, sts  the set-wise method of paper 000 with Elo, Glicko, Glicko-2, TrueSkill
+ *                     inside (averaged or sequential), sets in start order
+ *   elo-game, morita  game-wise multi-player Elo of paper 002, plain or hand-corrected
+ *   bt, pl            batch Bradley-Terry on pairwise results and Plackett-Luce on finishing
+ *                     orders (maximum likelihood by MM), bootstrap confidence intervals
+ *   melo              multidimensional Elo (Balduzzi et al. 2018), rock-paper-scissors aware
+ * A MethodResult owns its arrays (method_result_free).
+ */
+#ifndef DHM_METHODS_H
+#define DHM_METHODS_H
+
+#include <stdint.h>
+
+#include "rating/results.h"
+#include "rating/rrng.h"
+#include "rating/trueskill.h"
+
+typedef enum { M_SE, M_SG, M_SG2, M_STS, M_ELO_GAME, M_MORITA, M_BT, M_PL, M_MELO, M_COUNT } MethodId;
+
+typedef struct RatingParams {
+    int sequential;      /* set-wise: apply the four results one after another */
+    double init;         /* initial rating (1500) */
+    double elo_k, elo_f; /* SE: K = 10, F = 400 */
+    double glicko_rd, glicko_c, glicko_rd_max; /* SG: RD 350, c = 0 (no growth), cap 350 */
+    double g2_rd, g2_sigma, g2_tau, g2_eps;    /* SG2: phi 350, sigma 0.06, tau 1, eps 1e-6 */
+    TsEnv ts;                                  /* STS: mu 1500, sigma 500, beta 400, tau 5, draw 0 */
+    double game_k;       /* elo-game / morita: K = 16 */
+    int natural_log;     /* morita: ln instead of log10 in the correction */
+    double prior;        /* bt / pl: virtual draws per pair that met (keeps perfect scores finite) */
+    int bootstrap;       /* bt / pl: bootstrap replicates (0 = none) */
+    double confidence;   /* bt / pl: interval level (0.95) */
+    uint64_t seed;       /* bootstrap and melo initialisation */
+    int anchor;          /* bt / pl: player index pinned to anchor_value, -1 = pool mean = init */
+    double anchor_value;
+    int melo_k;          /* melo: 2k cyclic dimensions (k = 1) */
+    double melo_lr_r, melo_lr_c; /* melo: learning rates (16, 1) */
+    int melo_epochs;     /* melo: passes over the data (1) */
+} RatingParams;
+
+typedef struct MethodResult {
+    MethodId id;
+    int n;
+    double *rating;   /* per player; NAN for players the method never saw */
+    double *unc;      /* RD, sigma, standard error; NAN if none */
+    double *lo, *hi;  /* confidence interval (bt, pl), else NAN */
+    double *aux;      /* sg2: volatility; melo: the 2k-vector per player */
+    long *count;      /* sets or games rated */
+    double *cov;      /* bt: covariance of ratings (n x n, Elo units^2), else NULL */
+    double *boot;     /* bt, pl: bootstrap replicate ratings (nboot x n), else NULL */
+    int nboot;
+    RatingParams p;
+} MethodResult;
+
+/* Called after each set or game with the players it touched. */
+typedef void (*RatingStepFn)(void *ctx, MethodId m, long step, const int *players, int np, const MethodResult *cur);
+
+void rating_params_default(RatingParams *p);
+const char *method_name(MethodId m);
+int method_parse(const char *name); /* -1 if unknown */
+const char *method_names(void);     /* "se, sg, ..." */
+int method_uses_games(MethodId m);  /* elo-game and morita need per-game rows */
+
+/* Runs a method. Sets must be sorted (results_sort_sets). Returns 0, or -1 with err. */
+int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx,
+               char *err, size_t errsz);
+void method_result_free(MethodResult *r);
+/* Predicted probability that x beats y (paper 000 eqs. 3/6/8/10 and equivalents). */
+double method_win_prob(const MethodResult *r, int x, int y);
+/* Likelihood of superiority (x stronger than y): from the covariance (bt) or the bootstrap
+ * replicates (pl); NAN when the method has neither. */
+double method_los(const MethodResult *r, int x, int y);
+
+/* Pairwise results of a set: score of a (1 win, 0.5 draw, 0 loss) against b by total points. */
+static inline double set_score(double pa, double pb) { return pa > pb ? 1.0 : pa < pb ? 0.0 : 0.5; }
+
+/* Implemented in batch.c / melo.c; called by method_run. */
+int batch_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, char *err, size_t errsz);
+int melo_run(const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx);
+double melo_win_prob(const MethodResult *r, int x, int y);
+#define MELO_ELO_SCALE 173.71779276130072 /* 400 / ln 10 */
+/* mElo building blocks (k2 = 2k <= 64): the win probability of a over b with logistic scale
+ * `scale`, and one online update after a scored `score` against b (returns delta). */
+double melo_prob(int k2, double scale, double ra, double rb, const double *ca, const double *cb);
+double melo_update(int k2, double scale, double lr_r, double lr_c, double *ra, double *rb, double *ca, double *cb,
+                   double score);
+
+#endif

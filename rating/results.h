@@ -1,0 +1,68 @@
+/* results.h — match results to be rated: sets (five players, their total points) and games
+ * (players, finishing ranks, optional initial-position win rates), with player names interned
+ * to indices. Loaded from CSV (one row per player per set or game); every byte is untrusted
+ * and every problem is reported as "path:line: problem". Results owns all its memory
+ * (results_free). Nothing here knows the game: any results in this shape can be rated.
+ */
+#ifndef DHM_RESULTS_H
+#define DHM_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SET_PLAYERS 5
+#define GAME_MAX_SEATS 16
+
+typedef struct RSet {
+    double order; /* start order (sets are rated in this order; ties keep file order) */
+    long seq;     /* file order */
+    int player[SET_PLAYERS];
+    double points[SET_PLAYERS];
+} RSet;
+
+typedef struct RGame {
+    long seq;
+    int n;
+    int player[GAME_MAX_SEATS];
+    double rank[GAME_MAX_SEATS]; /* lower = better */
+    double p[GAME_MAX_SEATS];    /* initial-position win rate, 0.5 when not given */
+} RGame;
+
+typedef struct Results {
+    int nplayers, cap_players;
+    char **names;
+    RSet *sets;
+    long nsets, cap_sets;
+    RGame *games;
+    long ngames, cap_games;
+    /* name -> index hash (open addressing) */
+    int *hash;
+    int hash_cap;
+} Results;
+
+void results_init(Results *r);
+void results_free(Results *r);
+/* Index of a player name, adding it if new; -1 on allocation failure. */
+int results_player(Results *r, const char *name);
+/* Index of a name if known, else -1. */
+int results_find(const Results *r, const char *name);
+
+/* Loads a CSV file whose header is `set,order,player,points` or `game,player,rank[,p]`.
+ * Rows may come in any order; sets must end up with exactly five distinct players.
+ * Returns 0, or -1 with "path:line: problem" in err. */
+int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t errsz);
+
+/* Adds one set (five distinct players). Returns 0 or -1. */
+int results_add_set(Results *r, double order, const int player[SET_PLAYERS], const double points[SET_PLAYERS]);
+int results_add_game(Results *r, int n, const int *player, const double *rank, const double *p);
+
+/* Synthetic sets for tests and benchmarks: players "p00", "p01", ... with strength growing by
+ * `step` points per index; each set draws five distinct players uniformly and gives each
+ * 30000 + step * index + a uniform integer in [-noise/2, noise/2). Seeded. */
+int results_add_random_sets(Results *r, int nplayers, long nsets, double step, double noise, uint64_t seed);
+
+/* Sorts sets by (order, file order) so that rating follows the start order. */
+void results_sort_sets(Results *r);
+
+#endif
