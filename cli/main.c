@@ -16,6 +16,8 @@ static const struct {
     {"play", cmd_play, "play a match among built-in players in-process"},
     {"replay", cmd_replay, "check kifu game records against the rules engine"},
     {"rate", cmd_rate, "ratings from results: Elo, Glicko, Glicko-2, TrueSkill, set-wise, BT/PL, mElo"},
+    {"serve", cmd_serve, "a UECda game server (protocol 20070) for remote clients and built-in players"},
+    {"connect", cmd_connect, "run a built-in player as a UECda client of any server"},
     {"experiment", cmd_experiment, "the papers' experiments (virtual-game, ...)"},
 };
 

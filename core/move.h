@@ -72,6 +72,8 @@ static inline uint64_t move_w_single(int bit)
 }
 
 static inline Move move_pass(void) { return move_make(MOVE_PASS, 0, 0, 0, JK_NONE); }
+/* A submission that is not a meld at all (a garbage table): never legal, played as a pass. */
+static inline Move move_invalid(void) { return move_make(0xFF, 0, 0, 0, JK_NONE); }
 static inline Move move_lone_joker(void) { return move_make(MOVE_JOKER, 1, 0, 0, JK_LONE); }
 static inline Move move_single(int bit) { return move_from_word(move_w_single(bit)); }
 

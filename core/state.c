@@ -62,6 +62,11 @@ static int finish(GameState *g, int p)
 
 int state_apply(GameState *g, Move m)
 {
+    return state_apply_ex(g, m, m.type != MOVE_PASS && !(g->hand[g->turn] & ~move_cards(m)));
+}
+
+int state_apply_ex(GameState *g, Move m, int goes_out)
+{
     const int p = g->turn;
     if (m.type == MOVE_PASS) {
         g->passed |= (uint8_t)(1u << p);
@@ -96,7 +101,7 @@ int state_apply(GameState *g, Move m)
     }
     g->table = m;
     g->owner = (uint8_t)p;
-    if (!g->hand[p]) {
+    if (goes_out) {
         ev |= finish(g, p);
         if (ev & EV_OVER)
             return ev;

@@ -49,6 +49,9 @@ void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPL
 /* Applies m for g->turn. m must be legal (movegen_is_legal); an illegal submission from a
  * peer is applied as a pass by the caller. Returns EV_* flags. */
 int state_apply(GameState *g, Move m);
+/* The same when the hands are not all known (a client mirroring the public state): whether
+ * the mover has no cards left after m is given instead of read from its hand. */
+int state_apply_ex(GameState *g, Move m, int goes_out);
 
 /* After EV_STALEMATE: the players still holding cards get the remaining places in random
  * order (spec §3.7). */
