@@ -211,3 +211,25 @@ int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts
     }
     return c;
 }
+
+int cli_store_open(const char *cmd, const char *path, int writable, CliStore *cs)
+{
+    char err[512];
+    memset(cs, 0, sizeof *cs);
+    if (store_open(&cs->st, path, writable, err, sizeof err))
+        return cli_error(cmd, "%s", err);
+    if (store_load_run(cs->st, &cs->run, &cs->n, &cs->names, &cs->specs, err, sizeof err)) {
+        store_close(cs->st);
+        cs->st = NULL;
+        return cli_error(cmd, "%s", err);
+    }
+    return 0;
+}
+
+void cli_store_close(CliStore *cs)
+{
+    store_free_names(cs->n, cs->names, cs->specs);
+    store_free_run(&cs->run);
+    store_close(cs->st);
+    memset(cs, 0, sizeof *cs);
+}

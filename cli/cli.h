@@ -9,6 +9,7 @@
 
 #include "game/match.h"
 #include "rating/methods.h"
+#include "record/store.h"
 
 /* Parse helpers: on bad input they print "dhm CMD: --OPT: reason" and return -1. */
 int cli_long(const char *cmd, const char *opt, const char *val, long lo, long hi, long *out);
@@ -53,6 +54,18 @@ typedef struct RateOpts {
 void rate_opts_default(RateOpts *o);
 /* Rates loaded results and prints them as the options say. Returns an exit status. */
 int rate_results(const char *cmd, Results *res, const RateOpts *o);
+
+/* A tournament store opened with its run and players, closed by cli_store_close. */
+typedef struct CliStore {
+    struct Store *st;
+    RunInfo run;
+    int n;
+    char **names, **specs;
+} CliStore;
+/* Opens path (writable or not) and loads its run; prints "dhm CMD: reason" and returns 1
+ * on failure. */
+int cli_store_open(const char *cmd, const char *path, int writable, CliStore *cs);
+void cli_store_close(CliStore *cs);
 
 /* JSON string output with escaping. */
 void json_str(FILE *f, const char *s);

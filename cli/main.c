@@ -18,6 +18,8 @@ static const struct {
     {"rate", cmd_rate, "ratings from results: Elo, Glicko, Glicko-2, TrueSkill, set-wise, BT/PL, mElo"},
     {"serve", cmd_serve, "a UECda game server (protocol 20070) for remote clients and built-in players"},
     {"connect", cmd_connect, "run a built-in player as a UECda client of any server"},
+    {"tournament", cmd_tournament, "many sets among a pool of players, in parallel, into SQLite, resumable"},
+    {"records", cmd_records, "the sets of a tournament database; export stored games as kifu"},
     {"experiment", cmd_experiment, "the papers' experiments (virtual-game, ...)"},
 };
 

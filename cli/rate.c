@@ -8,13 +8,19 @@
 
 #include "cli/cli.h"
 #include "rating/eval.h"
+#include "record/store.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: dhm rate [options] FILE.csv...\n"
+            "       dhm rate [options] --db FILE.sqlite\n"
             "Rates players from results: CSV with the header set,order,player,points (one row per\n"
-            "player per set) and/or game,player,rank[,p] (one row per player per game).\n\n"
+            "player per set) and/or game,player,rank[,p] (one row per player per game), or the\n"
+            "results store of dhm tournament.\n\n"
+            "  --db FILE          a dhm tournament database: its sets in set-index order\n"
+            "  --order-by O       with --db: index (the order sets were scheduled; default) or start\n"
+            "                     (wall-clock start). elo-game/morita also read each stored game\n"
             "  --method LIST      comma-separated: %s (default sts)\n"
             "  --order avg|seq    set-wise: average the four results (default) or apply them in turn\n"
             "  --init R           initial rating (1500)\n"
@@ -385,6 +391,56 @@ static void print_ratings(FILE *f, const Results *res, const H2H *h, const Metho
     free(cyc);
 }
 
+typedef struct DbLoad {
+    Results *res;
+    int with_games;
+    long seq;
+} DbLoad;
+
+static int db_set(void *ctx, long idx, const char *started, const int player[NPLAYERS], const long total[NPLAYERS],
+                  const uint8_t *classes, int games)
+{
+    (void)idx;
+    (void)started;
+    DbLoad *d = ctx;
+    double pts[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        pts[p] = (double)total[p];
+    if (results_add_set(d->res, (double)d->seq++, player, pts))
+        return -1;
+    for (int g = 0; d->with_games && g < games; g++) {
+        int cls[NPLAYERS];
+        double rank[NPLAYERS];
+        unpack_classes(classes[g], cls);
+        for (int p = 0; p < NPLAYERS; p++)
+            rank[p] = cls[p];
+        if (results_add_game(d->res, NPLAYERS, player, rank, NULL))
+            return -1;
+    }
+    return 0;
+}
+
+/* The sets (and, when a game-wise method asks for them, the games) of a tournament store. */
+static int load_db(const char *cmd, const char *path, int by_start, int with_games, Results *res)
+{
+    char err[512];
+    CliStore cs;
+    if (cli_store_open(cmd, path, 0, &cs))
+        return 1;
+    int rc = 0;
+    int base = res->nplayers;
+    for (int i = 0; i < cs.n && !rc; i++) /* player ids are the pool order */
+        if (results_player(res, cs.names[i]) != base + i)
+            rc = cli_error(cmd, "%s: player %s also appears in another input", path, cs.names[i]);
+    DbLoad d = {res, with_games, 0};
+    if (!rc && base)
+        rc = cli_error(cmd, "--db cannot be combined with other results files");
+    if (!rc && store_each_set(cs.st, by_start, db_set, &d, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
+    cli_store_close(&cs);
+    return rc;
+}
+
 void rate_opts_default(RateOpts *o)
 {
     memset(o, 0, sizeof *o);
@@ -489,7 +545,7 @@ int cmd_rate(int argc, char **argv)
 {
     enum { O_METHOD = 1000, O_ORDER, O_INIT, O_K, O_F, O_RD, O_C, O_SIGMA, O_TAU, O_TSSIGMA, O_BETA, O_TSTAU, O_DRAW,
            O_GAMEK, O_NATLOG, O_PRIOR, O_BOOT, O_CONF, O_ANCHOR, O_MK, O_MLR, O_MLC, O_MEP, O_SEED, O_MSE, O_CROSS,
-           O_TRANS, O_LOS, O_TOP, O_HIST, O_CSV, O_JSON, O_HELP };
+           O_TRANS, O_LOS, O_TOP, O_HIST, O_CSV, O_JSON, O_HELP, O_DB, O_ORDERBY };
     static const struct option opts[] = {
         {"method", required_argument, 0, O_METHOD}, {"order", required_argument, 0, O_ORDER},
         {"init", required_argument, 0, O_INIT},     {"k", required_argument, 0, O_K},
@@ -507,8 +563,11 @@ int cmd_rate(int argc, char **argv)
         {"transitivity", no_argument, 0, O_TRANS},  {"los", no_argument, 0, O_LOS},
         {"top", required_argument, 0, O_TOP},       {"history", required_argument, 0, O_HIST},
         {"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
+        {"db", required_argument, 0, O_DB},         {"order-by", required_argument, 0, O_ORDERBY},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "rate";
+    const char *dbpath = NULL;
+    int by_start = 0;
     RateOpts o;
     rate_opts_default(&o);
     RatingParams prm = o.prm;
@@ -555,14 +614,22 @@ int cmd_rate(int argc, char **argv)
         case O_HIST: history = optarg; break;
         case O_CSV: csv = 1; break;
         case O_JSON: json = 1; break;
+        case O_DB: dbpath = optarg; break;
+        case O_ORDERBY:
+            if (strcmp(optarg, "index") && strcmp(optarg, "start"))
+                return cli_fail(cmd, "--order-by: '%s' is not index or start", optarg);
+            by_start = !strcmp(optarg, "start");
+            break;
         case O_HELP: usage(stdout); return 0;
         default: return 2;
         }
     }
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
-    if (optind >= argc)
+    if (optind >= argc && !dbpath)
         return cli_fail(cmd, "no results file given (try --help)");
+    if (optind < argc && dbpath)
+        return cli_fail(cmd, "give either results files or --db, not both");
     o.prm = prm;
     o.methods = methods_arg;
     o.anchor = anchor;
@@ -577,6 +644,14 @@ int cmd_rate(int argc, char **argv)
     Results res;
     results_init(&res);
     char err[512];
+    if (dbpath) {
+        int games = strstr(methods_arg, "elo-game") || strstr(methods_arg, "morita");
+        int rc = load_db(cmd, dbpath, by_start, games, &res);
+        if (rc) {
+            results_free(&res);
+            return rc;
+        }
+    }
     for (int i = optind; i < argc; i++) {
         FILE *f = fopen(argv[i], "r");
         if (!f) {

@@ -330,69 +330,98 @@ int server_open(Server **out, const ServerConfig *cfg, char *err, size_t errsz)
 
 int server_port(const Server *s) { return s->port; }
 
+int server_accept_seat(Server *s, int p, int wait_ms, char *err, size_t errsz)
+{
+    long long waited = 0;
+    while (!s->alive[p]) {
+        char peer[64] = "?";
+        int left = wait_ms > 0 ? wait_ms - (int)waited : -1;
+        if (wait_ms > 0 && left <= 0) {
+            snprintf(err, errsz, "no client connected for seat %d within %d ms", p, wait_ms);
+            return -1;
+        }
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        int fd = net_accept(s->lfd, left, peer, sizeof peer);
+        if (fd == NET_TIMEOUT) {
+            waited = wait_ms; /* the next round sees no time left */
+            continue;
+        }
+        if (fd < 0) {
+            snprintf(err, errsz, "accept failed: %s", strerror(errno));
+            return -1;
+        }
+        net_tune(fd, s->cfg.write_timeout_ms);
+        Table hello;
+        int rc = net_recv_table(fd, &hello, s->cfg.hello_timeout_ms);
+        if (rc == 0 && hello.c[0][0] == PROTOCOL_VERSION) {
+            char *nm = s->name[p];
+            int k = 0;
+            for (; k < 9 && hello.c[1][k] != 0; k++)
+                nm[k] = hello.c[1][k] > 32 && hello.c[1][k] < 127 ? (char)hello.c[1][k] : '_';
+            nm[k] = 0;
+            if (!k)
+                snprintf(nm, sizeof s->name[p], "player%d", p);
+            if (net_send_int(fd, p) == 0) {
+                s->fd[p] = fd;
+                s->alive[p] = 1;
+                logf_(s, "player %d: %s from %s", p, nm, peer);
+                return 0;
+            }
+            logf_(s, "%s closed during the handshake; seat %d offered again", peer, p);
+        } else if (rc == NET_TIMEOUT) {
+            logf_(s, "%s sent no hello within %d ms: dropped; seat %d offered again", peer, s->cfg.hello_timeout_ms, p);
+        } else if (rc == 0) {
+            logf_(s, "%s speaks protocol %d, not %d: dropped; seat %d offered again", peer, hello.c[0][0],
+                  PROTOCOL_VERSION, p);
+        } else {
+            logf_(s, "%s closed during the handshake; seat %d offered again", peer, p);
+        }
+        close(fd);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        waited += (long long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+    }
+    return 0;
+}
+
+void server_forfeit_seat(Server *s, int p)
+{
+    snprintf(s->name[p], sizeof s->name[p], "absent%d", p);
+    s->alive[p] = 0; /* passes for the whole match */
+    logf_(s, "seat %d: no client; it passes for the whole match", p);
+}
+
+void server_stop_listening(Server *s)
+{
+    if (s->lfd >= 0)
+        close(s->lfd); /* a sixth connection is refused */
+    s->lfd = -1;
+}
+
 int server_accept_clients(Server *s, char *err, size_t errsz)
 {
-    double waited = 0;
     int need = 0, got = 0;
     for (int p = 0; p < NPLAYERS; p++)
         need += s->remote[p];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int p = 0; p < NPLAYERS; p++) {
         if (!s->remote[p])
             continue;
-        while (!s->alive[p]) {
-            char peer[64] = "?";
-            int left = s->cfg.wait_ms > 0 ? s->cfg.wait_ms - (int)waited : -1;
-            if (s->cfg.wait_ms > 0 && left <= 0) {
-                snprintf(err, errsz, "only %d of %d clients connected within %d ms", got, need, s->cfg.wait_ms);
-                return -1;
-            }
-            struct timespec t0;
-            clock_gettime(CLOCK_MONOTONIC, &t0);
-            int fd = net_accept(s->lfd, left, peer, sizeof peer);
-            struct timespec t1;
+        int wait = -1;
+        if (s->cfg.wait_ms > 0) {
             clock_gettime(CLOCK_MONOTONIC, &t1);
-            if (fd == NET_TIMEOUT) {
-                waited = s->cfg.wait_ms;
-                continue;
-            }
-            if (fd < 0) {
-                snprintf(err, errsz, "accept failed: %s", strerror(errno));
-                return -1;
-            }
-            net_tune(fd, s->cfg.write_timeout_ms);
-            Table hello;
-            int rc = net_recv_table(fd, &hello, s->cfg.hello_timeout_ms);
-            if (rc == 0 && hello.c[0][0] == PROTOCOL_VERSION) {
-                char *nm = s->name[p];
-                int k = 0;
-                for (; k < 9 && hello.c[1][k] != 0; k++)
-                    nm[k] = hello.c[1][k] > 32 && hello.c[1][k] < 127 ? (char)hello.c[1][k] : '_';
-                nm[k] = 0;
-                if (!k)
-                    snprintf(nm, sizeof s->name[p], "player%d", p);
-                if (net_send_int(fd, p) == 0) {
-                    s->fd[p] = fd;
-                    s->alive[p] = 1;
-                    got++;
-                    logf_(s, "player %d: %s from %s", p, nm, peer);
-                    continue;
-                }
-                logf_(s, "%s closed during the handshake; seat %d offered again", peer, p);
-            } else if (rc == NET_TIMEOUT) {
-                logf_(s, "%s sent no hello within %d ms: dropped; seat %d offered again", peer, s->cfg.hello_timeout_ms,
-                      p);
-            } else if (rc == 0) {
-                logf_(s, "%s speaks protocol %d, not %d: dropped; seat %d offered again", peer, hello.c[0][0],
-                      PROTOCOL_VERSION, p);
-            } else {
-                logf_(s, "%s closed during the handshake; seat %d offered again", peer, p);
-            }
-            close(fd);
-            waited += (double)(t1.tv_sec - t0.tv_sec) * 1000 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+            wait = s->cfg.wait_ms - (int)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+            if (wait <= 0)
+                wait = 1;
         }
+        if (server_accept_seat(s, p, wait, err, errsz)) {
+            snprintf(err, errsz, "only %d of %d clients connected within %d ms", got, need, s->cfg.wait_ms);
+            return -1;
+        }
+        got++;
     }
-    close(s->lfd); /* a sixth connection is refused */
-    s->lfd = -1;
+    server_stop_listening(s);
     return 0;
 }
 

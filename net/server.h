@@ -39,8 +39,15 @@ void server_config_default(ServerConfig *c);
 /* Creates players for the in-process seats and starts listening. */
 int server_open(Server **out, const ServerConfig *cfg, char *err, size_t errsz);
 int server_port(const Server *s);
-/* Accepts and greets one client per remote seat, in connection order. */
+/* Accepts and greets one client per remote seat, in connection order (cfg.wait_ms for all),
+ * then stops listening. */
 int server_accept_clients(Server *s, char *err, size_t errsz);
+/* The same for one seat (wait_ms <= 0: forever): clients with a bad or no hello are dropped
+ * and the seat is offered again. */
+int server_accept_seat(Server *s, int p, int wait_ms, char *err, size_t errsz);
+/* A remote seat whose client never came: it passes for the whole match. */
+void server_forfeit_seat(Server *s, int p);
+void server_stop_listening(Server *s);
 /* Plays the match (hooks may be NULL). rec is scratch space for one game. */
 int server_run_match(Server *s, MatchGameFn on_game, void *ctx, GameRecord *rec, MatchResult *res);
 void server_close(Server *s);

@@ -1,6 +1,24 @@
 #!/bin/sh
-# demo.sh — the README's main job. Usage: tools/demo.sh path/to/dhm
+# demo.sh — the README's main job: a small tournament among the built-in players, rated with
+# every set-wise method. Usage: tools/demo.sh path/to/dhm [output directory]
 set -eu
 DHM=${1:-build/dhm}
-echo "== dhm play: 1000 games, three simple players against two random players"
-"$DHM" play --players simple,simple,simple,random,random --games 1000 --seed 1
+OUT=${2:-demo}
+mkdir -p "$OUT"
+rm -f "$OUT/demo.sqlite" "$OUT/demo.sqlite-wal" "$OUT/demo.sqlite-shm"
+cat > "$OUT/pool.txt" <<'POOL'
+# name   player
+simple   simple
+random1  random
+random2  random
+random3  random
+random4  random
+random5  random
+POOL
+echo "== dhm tournament: 60 sets of 1000 games, 5 of the 6 players per set, 2 jobs"
+"$DHM" tournament --pool "$OUT/pool.txt" --sets 60 --games 1000 --seed 1 --jobs 2 --db "$OUT/demo.sqlite"
+echo
+echo "== dhm rate: the set-wise method with Elo, Glicko, Glicko-2 and TrueSkill inside"
+"$DHM" rate --db "$OUT/demo.sqlite" --method se,sg,sg2,sts --mse --transitivity --top 3
+echo
+echo "results: $OUT/demo.sqlite (try: $DHM rate --db $OUT/demo.sqlite --method all --crosstable)"

@@ -1,0 +1,416 @@
+/* tournament.c — scheduling, worker threads, in-process and served sets (see tournament.h). */
+#include "arena/tournament.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/rng.h"
+#include "game/match.h"
+#include "net/server.h"
+#include "players/players.h"
+#include "record/pack.h"
+
+extern char **environ;
+
+static long binom(int n, int k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    long r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
+}
+
+long tournament_subsets(int n) { return binom(n, 5); }
+
+/* The idx-th 5-subset of 0..n-1 in lexicographic order. */
+static void unrank_subset(int n, long idx, int out[5])
+{
+    int x = 0;
+    for (int j = 0; j < 5; j++) {
+        for (;; x++) {
+            long count = binom(n - 1 - x, 4 - j);
+            if (idx < count)
+                break;
+            idx -= count;
+        }
+        out[j] = x++;
+    }
+}
+
+void tournament_schedule(const TournamentConfig *c, long k, int players[5], uint64_t *seed, long *group,
+                         int *rotation)
+{
+    long g = c->duplicate ? k / 5 : k;
+    int r = c->duplicate ? (int)(k % 5) : 0;
+    int base[5];
+    if (c->pairing == PAIR_FIXED) {
+        for (int i = 0; i < 5; i++)
+            base[i] = i;
+    } else if (c->pairing == PAIR_ALL) {
+        unrank_subset(c->pool->n, g % tournament_subsets(c->pool->n), base);
+    } else { /* five distinct players drawn uniformly */
+        Rng rng = rng_seed(rng_derive(c->seed, 0x70616972 /* "pair" */, (uint64_t)g));
+        int idx[256], n = c->pool->n < 256 ? c->pool->n : 256;
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        for (int i = 0; i < 5; i++) {
+            int j = i + (int)rng_below(&rng, (uint32_t)(n - i));
+            int t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+            base[i] = idx[i];
+        }
+    }
+    for (int p = 0; p < 5; p++) /* duplicate: player number p plays base player p + r */
+        players[p] = base[(p + r) % 5];
+    *seed = rng_derive(c->seed, 0x736574 /* "set" */, (uint64_t)g);
+    *group = c->duplicate ? g : -1;
+    *rotation = r;
+}
+
+/* ---- one set ---- */
+
+static void note_add(SetResult *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(SetResult *r, const char *fmt, ...)
+{
+    size_t n = strlen(r->note);
+    if (n + 3 >= sizeof r->note)
+        return;
+    if (n)
+        n += (size_t)snprintf(r->note + n, sizeof r->note - n, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->note + n, sizeof r->note - n, fmt, ap);
+    va_end(ap);
+}
+
+typedef struct SetBuf {
+    uint8_t *classes;
+    uint8_t *rec;
+    size_t rec_len, rec_cap;
+    int want_records, oom;
+} SetBuf;
+
+static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    SetBuf *b = ctx;
+    b->classes[sofar->games - 1] = pack_classes(rec->result);
+    if (b->want_records) {
+        if (b->rec_len + PACK_MAX_BYTES > b->rec_cap) {
+            size_t cap = b->rec_cap ? 2 * b->rec_cap : 1 << 16;
+            uint8_t *n = realloc(b->rec, cap);
+            if (!n) {
+                b->oom = 1;
+                return -1;
+            }
+            b->rec = n;
+            b->rec_cap = cap;
+        }
+        b->rec_len += pack_game(rec, b->rec + b->rec_len, b->rec_cap - b->rec_len);
+    }
+    return 0;
+}
+
+/* Starts an external client: /bin/sh -c COMMAND with {host}, {port}, {name} filled in,
+ * stdout and stderr to the log file. */
+static pid_t spawn_client(const char *tpl, int port, const char *name, const char *logpath)
+{
+    char cmd[2048];
+    size_t k = 0;
+    for (const char *t = tpl; *t && k + 64 < sizeof cmd;) {
+        if (!strncmp(t, "{host}", 6)) {
+            k += (size_t)snprintf(cmd + k, sizeof cmd - k, "127.0.0.1");
+            t += 6;
+        } else if (!strncmp(t, "{port}", 6)) {
+            k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%d", port);
+            t += 6;
+        } else if (!strncmp(t, "{name}", 6)) {
+            k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s", name);
+            t += 6;
+        } else {
+            cmd[k++] = *t++;
+        }
+    }
+    cmd[k] = 0;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc ? -1 : pid;
+}
+
+/* Waits up to ms for a child; kills it after that. */
+static void reap(pid_t pid, int ms)
+{
+    int st;
+    for (int t = 0; t < ms; t += 20) {
+        if (waitpid(pid, &st, WNOHANG) != 0)
+            return;
+        usleep(20000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+}
+
+static int play_served(const TournamentConfig *c, SetResult *r, const MatchConfig *mc, SetBuf *buf, GameRecord *rec,
+                       MatchResult *res, char *err, size_t errsz)
+{
+    char logpath[1024];
+    mkdir(c->log_dir, 0755);
+    snprintf(logpath, sizeof logpath, "%s/set-%ld.log", c->log_dir, r->idx);
+    FILE *log = fopen(logpath, "a");
+    ServerConfig sc;
+    server_config_default(&sc);
+    sc.port = 0;
+    sc.match = *mc;
+    sc.move_timeout_ms = c->move_timeout_ms;
+    sc.log = log;
+    for (int p = 0; p < NPLAYERS; p++) {
+        const PoolEntry *e = &c->pool->e[r->player[p]];
+        snprintf(sc.seats[p], sizeof sc.seats[p], "%.127s", e->external ? "remote" : e->spec);
+    }
+    Server *s;
+    if (server_open(&s, &sc, err, errsz)) {
+        if (log)
+            fclose(log);
+        return -1;
+    }
+    pid_t pid[NPLAYERS];
+    int absent[NPLAYERS] = {0};
+    for (int p = 0; p < NPLAYERS; p++) {
+        pid[p] = -1;
+        const PoolEntry *e = &c->pool->e[r->player[p]];
+        if (!e->external)
+            continue;
+        char clog[1024];
+        snprintf(clog, sizeof clog, "%s/set-%ld-%s.log", c->log_dir, r->idx, e->name);
+        pid[p] = spawn_client(e->spec, server_port(s), e->name, clog);
+        int connected = 0;
+        for (int waited = 0; pid[p] > 0 && waited < c->connect_timeout_ms; waited += 100) {
+            char e2[256];
+            if (server_accept_seat(s, p, 100, e2, sizeof e2) == 0) {
+                connected = 1;
+                break;
+            }
+            int st;
+            if (waitpid(pid[p], &st, WNOHANG) == pid[p]) { /* exited without connecting */
+                pid[p] = -1;
+                break;
+            }
+        }
+        if (!connected) {
+            server_forfeit_seat(s, p);
+            absent[p] = 1;
+            note_add(r, "%s never connected", e->name);
+        }
+    }
+    server_stop_listening(s);
+    int rc = server_run_match(s, on_game, buf, rec, res);
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (pid[p] > 0)
+            reap(pid[p], 5000);
+        r->timeouts[p] = server_timeouts(s, p);
+        if (!absent[p] && server_disconnected(s, p)) {
+            absent[p] = 1;
+            note_add(r, "%s disconnected during the set", c->pool->e[r->player[p]].name);
+        }
+        r->forfeit[p] = absent[p];
+        if (r->timeouts[p])
+            note_add(r, "%s: %ld moves timed out", c->pool->e[r->player[p]].name, r->timeouts[p]);
+    }
+    server_close(s);
+    if (log)
+        fclose(log);
+    if (rc)
+        snprintf(err, errsz, "set %ld: the match failed", r->idx);
+    return rc;
+}
+
+static int play_set(const TournamentConfig *c, long k, SetResult *r, SetBuf *buf, GameRecord *rec, char *err,
+                    size_t errsz)
+{
+    memset(r, 0, sizeof *r);
+    r->idx = k;
+    tournament_schedule(c, k, r->player, &r->seed, &r->dup_group, &r->rotation);
+    store_now(r->started, sizeof r->started);
+    MatchConfig mc = {c->games, c->seat_change, c->class_reset, r->seed};
+    MatchResult res;
+    buf->rec_len = 0;
+    buf->oom = 0;
+    int external = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        external |= c->pool->e[r->player[p]].external;
+    int rc;
+    if (external) {
+        rc = play_served(c, r, &mc, buf, rec, &res, err, errsz);
+    } else {
+        Player *pl[NPLAYERS] = {0};
+        rc = 0;
+        for (int p = 0; p < NPLAYERS && !rc; p++)
+            rc = player_create(c->pool->e[r->player[p]].spec, player_seed(r->seed, p), &pl[p], err, errsz);
+        if (!rc)
+            rc = match_run(pl, &mc, NULL, on_game, buf, rec, &res);
+        for (int p = 0; p < NPLAYERS; p++)
+            player_destroy(pl[p]);
+    }
+    if (buf->oom) {
+        snprintf(err, errsz, "out of memory for the records of set %ld", k);
+        return -1;
+    }
+    if (rc)
+        return -1;
+    r->games = res.games;
+    long forfeits = 0, timeouts = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        r->total[p] = res.points[p];
+        r->illegal[p] = res.illegal[p];
+        memcpy(r->cls[p], res.class_count[p], sizeof r->cls[p]);
+        forfeits += r->forfeit[p];
+        timeouts += r->timeouts[p];
+    }
+    snprintf(r->status, sizeof r->status, "%s", forfeits ? "forfeit" : timeouts ? "timeouts" : "ok");
+    r->classes = buf->classes;
+    r->records = c->records ? buf->rec : NULL;
+    r->records_len = buf->rec_len;
+    store_now(r->finished, sizeof r->finished);
+    return 0;
+}
+
+/* ---- workers ---- */
+
+typedef struct Shared {
+    const TournamentConfig *c;
+    Store *store;
+    long *pending, npending, next;
+    pthread_mutex_t mu;
+    long done, games;
+    int failed, running;
+    char err[512];
+} Shared;
+
+static void *worker(void *arg)
+{
+    Shared *sh = arg;
+    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0};
+    GameRecord *rec = malloc(sizeof *rec);
+    char err[512];
+    if (!buf.classes || !rec) {
+        pthread_mutex_lock(&sh->mu);
+        sh->failed = 1;
+        snprintf(sh->err, sizeof sh->err, "out of memory");
+        pthread_mutex_unlock(&sh->mu);
+    }
+    for (;;) {
+        pthread_mutex_lock(&sh->mu);
+        if (sh->failed || sh->next >= sh->npending) {
+            pthread_mutex_unlock(&sh->mu);
+            break;
+        }
+        long k = sh->pending[sh->next++];
+        pthread_mutex_unlock(&sh->mu);
+        SetResult r;
+        int rc = play_set(sh->c, k, &r, &buf, rec, err, sizeof err);
+        if (rc == 0)
+            rc = store_save_set(sh->store, &r, err, sizeof err);
+        pthread_mutex_lock(&sh->mu);
+        if (rc) {
+            if (!sh->failed)
+                snprintf(sh->err, sizeof sh->err, "%s", err);
+            sh->failed = 1;
+        } else {
+            sh->done++;
+            sh->games += r.games;
+        }
+        pthread_mutex_unlock(&sh->mu);
+    }
+    pthread_mutex_lock(&sh->mu);
+    sh->running--;
+    pthread_mutex_unlock(&sh->mu);
+    free(buf.classes);
+    free(buf.rec);
+    free(rec);
+    return NULL;
+}
+
+int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz)
+{
+    Shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.c = c;
+    sh.store = store;
+    uint8_t *done = malloc((size_t)(c->sets > 0 ? c->sets : 1));
+    sh.pending = malloc((size_t)(c->sets > 0 ? c->sets : 1) * sizeof *sh.pending);
+    if (!done || !sh.pending || store_done_sets(store, done, c->sets)) {
+        free(done);
+        free(sh.pending);
+        snprintf(err, errsz, "cannot read the stored sets");
+        return -1;
+    }
+    long already = 0;
+    for (long k = 0; k < c->sets; k++) {
+        if (done[k])
+            already++;
+        else
+            sh.pending[sh.npending++] = k;
+    }
+    free(done);
+    pthread_mutex_init(&sh.mu, NULL);
+    int jobs = c->jobs < 1 ? 1 : c->jobs;
+    if (jobs > sh.npending)
+        jobs = sh.npending > 0 ? (int)sh.npending : 1;
+    pthread_t th[256];
+    if (jobs > 256)
+        jobs = 256;
+    int started = 0;
+    for (int i = 0; i < jobs && sh.npending > 0; i++) {
+        pthread_mutex_lock(&sh.mu);
+        sh.running++; /* counted before it starts: it decrements when it ends */
+        pthread_mutex_unlock(&sh.mu);
+        if (pthread_create(&th[started], NULL, worker, &sh) == 0) {
+            started++;
+        } else {
+            pthread_mutex_lock(&sh.mu);
+            sh.running--;
+            pthread_mutex_unlock(&sh.mu);
+        }
+    }
+    for (;;) {
+        pthread_mutex_lock(&sh.mu);
+        long d = sh.done, g = sh.games;
+        int running = sh.running;
+        pthread_mutex_unlock(&sh.mu);
+        if (c->progress)
+            c->progress(c->progress_ctx, already + d, c->sets, g);
+        if (!running)
+            break;
+        struct timespec ts = {0, 200000000};
+        nanosleep(&ts, NULL);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&sh.mu);
+    free(sh.pending);
+    if (sh.failed) {
+        snprintf(err, errsz, "%s", sh.err);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,49 @@
+/* tournament.h — many sets among the players of a pool, in worker threads, into the store.
+ *
+ * Set k is fully determined by (seed, k): its five players (pairing), its match seed
+ * (rng_derive(seed, k)) and the players' own seeds; so results never depend on the number of
+ * workers or on timing, and a resumed run ends identical to an uninterrupted one. Sets with
+ * external clients run an embedded UECda server on a free loopback port and start the
+ * clients as child processes, one at a time (so seating is deterministic), their output going
+ * to <db>.logs/set-K-NAME.log. A client that never connects, crashes or hangs past the move
+ * timeout is recorded (forfeit, timeouts) and the set is marked; it is never dropped.
+ * With duplicate, every deal sequence is played five times with the player numbers rotated
+ * (sets 5g .. 5g+4 share match seed and players), so each player sits in each seat of each
+ * deal once.
+ */
+#ifndef DHM_TOURNAMENT_H
+#define DHM_TOURNAMENT_H
+
+#include <stdint.h>
+
+#include "arena/pool.h"
+#include "record/store.h"
+
+enum { PAIR_RANDOM, PAIR_ALL, PAIR_FIXED };
+
+typedef struct TournamentConfig {
+    const Pool *pool;
+    long sets;              /* stored sets (with duplicate: 5 per deal sequence) */
+    int games, seat_change, class_reset;
+    uint64_t seed;
+    int jobs;
+    int pairing;
+    int duplicate, records;
+    int move_timeout_ms;    /* external clients; 0 = off */
+    int connect_timeout_ms; /* external clients */
+    const char *log_dir;    /* for external clients' output */
+    /* progress: called from the main thread about five times a second */
+    void (*progress)(void *ctx, long done, long total, long games);
+    void *progress_ctx;
+} TournamentConfig;
+
+/* The players (pool indices, by player number), match seed, duplicate group and rotation of
+ * stored set k. */
+void tournament_schedule(const TournamentConfig *c, long k, int players[5], uint64_t *seed, long *group,
+                         int *rotation);
+/* Number of 5-subsets of n players (the sets of a round of pairing `all`). */
+long tournament_subsets(int n);
+/* Plays every set not yet in the store. Returns 0, or -1 with a reason (the store failed). */
+int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz);
+
+#endif

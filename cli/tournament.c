@@ -1,0 +1,308 @@
+/* tournament.c — `dhm tournament`: many sets among a pool, in parallel, into SQLite,
+ * resumable; a summary table at the end. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena/tournament.h"
+#include "cli/cli.h"
+
+#ifndef DHM_VERSION
+#define DHM_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: dhm tournament --pool FILE --db FILE.sqlite [options]\n"
+               "       dhm tournament --resume --db FILE.sqlite [--jobs J]\n"
+               "Plays sets of five players drawn from a pool (a set = one match of N games), in worker\n"
+               "threads, storing every finished set in one SQLite transaction; --resume finishes an\n"
+               "interrupted run with results identical to an uninterrupted one.\n\n"
+               "  --pool FILE        players, one per line: NAME SPEC or NAME exec: COMMAND ({host} {port} {name})\n"
+               "  --db FILE          the results store (must not hold a run, unless --resume)\n"
+               "  --sets S           sets to play (100; pairing all: one set per 5-subset)\n"
+               "  --games N          games per set (10000)\n"
+               "  --seed X           seed of the run; set k uses a seed derived from (X, k) (1)\n"
+               "  --jobs J           worker threads (the number of CPUs)\n"
+               "  --pairing P        random (5 of the pool per set), all (every 5-subset), fixed (exactly 5)\n"
+               "  --seat-change K    new random seats at games with n mod K == 1 (3)\n"
+               "  --class-reset R    classes reset every R games (100)\n"
+               "  --duplicate        play each deal sequence five times, the players rotated through the\n"
+               "                     five seats (--sets counts deal sequences: 5 stored sets each)\n"
+               "  --records          also store every game (export with dhm records export)\n"
+               "  --move-timeout MS  external clients: a turn silent this long is a pass (10000; 0 = off)\n"
+               "  --connect-timeout MS  external clients: how long to wait for one to connect (10000)\n"
+               "  --resume           continue the run stored in --db\n"
+               "  --json             the final summary as JSON\n"
+               "  --quiet            no progress line\n");
+}
+
+typedef struct Prog {
+    Progress p;
+    double t0;
+    long games0;
+} Prog;
+
+static void on_progress(void *ctx, long done, long total, long games)
+{
+    Prog *pg = ctx;
+    char extra[64];
+    double el = cli_now() - pg->t0;
+    snprintf(extra, sizeof extra, " sets, %.0f games/s", el > 0 ? (double)games / el : 0.0);
+    progress_update(&pg->p, done, extra);
+    (void)total;
+}
+
+typedef struct Summary {
+    int n;
+    long *sets, *games, *points, (*cls)[NPLAYERS];
+} Summary;
+
+static int sum_set(void *ctx, long idx, const char *started, const int player[NPLAYERS], const long total[NPLAYERS],
+                   const uint8_t *classes, int games)
+{
+    (void)idx;
+    (void)started;
+    Summary *s = ctx;
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (player[p] < 0 || player[p] >= s->n)
+            return -1;
+        s->sets[player[p]]++;
+        s->games[player[p]] += games;
+        s->points[player[p]] += total[p];
+    }
+    for (int g = 0; g < games; g++) {
+        int cls[NPLAYERS];
+        unpack_classes(classes[g], cls);
+        for (int p = 0; p < NPLAYERS; p++)
+            s->cls[player[p]][cls[p]]++;
+    }
+    return 0;
+}
+
+static int print_summary(const char *cmd, Store *st, int n, char **names, int json)
+{
+    Summary s = {n, calloc((size_t)n, sizeof(long)), calloc((size_t)n, sizeof(long)), calloc((size_t)n, sizeof(long)),
+                 calloc((size_t)n, sizeof *s.cls)};
+    char err[512];
+    int rc = 0;
+    if (!s.sets || !s.games || !s.points || !s.cls)
+        rc = cli_error(cmd, "out of memory");
+    else if (store_each_set(st, 0, sum_set, &s, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
+    static const char *const cn[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
+    if (!rc && json) {
+        printf("{\"players\": [");
+        for (int i = 0; i < n; i++) {
+            printf("%s\n  {\"name\": ", i ? "," : "");
+            json_str(stdout, names[i]);
+            printf(", \"sets\": %ld, \"games\": %ld, \"points\": %ld, \"mean\": %.4f, \"classes\": [", s.sets[i],
+                   s.games[i], s.points[i], s.games[i] ? (double)s.points[i] / s.games[i] : 0.0);
+            for (int c = 0; c < NPLAYERS; c++)
+                printf("%s%ld", c ? ", " : "", s.cls[i][c]);
+            printf("]}");
+        }
+        printf("\n]}\n");
+    } else if (!rc) {
+        printf("%-24s %6s %9s %7s", "player", "sets", "games", "mean");
+        for (int c = 0; c < NPLAYERS; c++)
+            printf(" %9s", cn[c]);
+        printf("\n");
+        for (int i = 0; i < n; i++) {
+            printf("%-24.24s %6ld %9ld %7.3f", names[i], s.sets[i], s.games[i],
+                   s.games[i] ? (double)s.points[i] / s.games[i] : 0.0);
+            for (int c = 0; c < NPLAYERS; c++)
+                printf(" %9ld", s.cls[i][c]);
+            printf("\n");
+        }
+    }
+    free(s.sets);
+    free(s.games);
+    free(s.points);
+    free(s.cls);
+    return rc;
+}
+
+/* With --resume: the options given must agree with the stored run. */
+static int check_same(const char *cmd, const char *what, long stored, long given, int was_given)
+{
+    if (was_given && stored != given)
+        return cli_fail(cmd, "the database holds a run with %s %ld, not %ld (a different run?)", what, stored, given);
+    return 0;
+}
+
+int cmd_tournament(int argc, char **argv)
+{
+    enum { O_POOL = 1000, O_DB, O_SETS, O_GAMES, O_SEED, O_JOBS, O_PAIR, O_SC, O_CR, O_DUP, O_REC, O_MT, O_CT,
+           O_RESUME, O_JSON, O_QUIET, O_HELP };
+    static const struct option opts[] = {
+        {"pool", required_argument, 0, O_POOL},   {"db", required_argument, 0, O_DB},
+        {"sets", required_argument, 0, O_SETS},   {"games", required_argument, 0, O_GAMES},
+        {"seed", required_argument, 0, O_SEED},   {"jobs", required_argument, 0, O_JOBS},
+        {"pairing", required_argument, 0, O_PAIR}, {"seat-change", required_argument, 0, O_SC},
+        {"class-reset", required_argument, 0, O_CR}, {"duplicate", no_argument, 0, O_DUP},
+        {"records", no_argument, 0, O_REC},       {"move-timeout", required_argument, 0, O_MT},
+        {"connect-timeout", required_argument, 0, O_CT}, {"resume", no_argument, 0, O_RESUME},
+        {"json", no_argument, 0, O_JSON},         {"quiet", no_argument, 0, O_QUIET},
+        {"help", no_argument, 0, O_HELP},         {0, 0, 0, 0}};
+    const char *cmd = "tournament";
+    const char *pool_path = NULL, *db = NULL;
+    long sets = 100, games = 10000, jobs = sysconf(_SC_NPROCESSORS_ONLN), sc = 3, cr = 100, mt = 10000, ct = 10000;
+    uint64_t seed = 1;
+    int pairing = PAIR_RANDOM, dup = 0, records = 0, resume = 0, json = 0, quiet = 0, c;
+    unsigned given = 0; /* which run options were given on the command line */
+    optind = 1;
+    while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
+        if (c >= O_POOL && c <= O_MT)
+            given |= 1u << (c - O_POOL);
+        switch (c) {
+        case O_POOL: pool_path = optarg; break;
+        case O_DB: db = optarg; break;
+        case O_SETS: if (cli_long(cmd, "--sets", optarg, 1, 100000000, &sets)) return 2; break;
+        case O_GAMES: if (cli_long(cmd, "--games", optarg, 1, 100000000, &games)) return 2; break;
+        case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
+        case O_JOBS: if (cli_long(cmd, "--jobs", optarg, 1, 256, &jobs)) return 2; break;
+        case O_PAIR:
+            if (!strcmp(optarg, "random"))
+                pairing = PAIR_RANDOM;
+            else if (!strcmp(optarg, "all"))
+                pairing = PAIR_ALL;
+            else if (!strcmp(optarg, "fixed"))
+                pairing = PAIR_FIXED;
+            else
+                return cli_fail(cmd, "--pairing: '%s' is not random, all or fixed", optarg);
+            break;
+        case O_SC: if (cli_long(cmd, "--seat-change", optarg, 0, 1000000, &sc)) return 2; break;
+        case O_CR: if (cli_long(cmd, "--class-reset", optarg, 0, 100000000, &cr)) return 2; break;
+        case O_DUP: dup = 1; break;
+        case O_REC: records = 1; break;
+        case O_MT: if (cli_long(cmd, "--move-timeout", optarg, 0, 86400000, &mt)) return 2; break;
+        case O_CT: if (cli_long(cmd, "--connect-timeout", optarg, 100, 86400000, &ct)) return 2; break;
+        case O_RESUME: resume = 1; break;
+        case O_JSON: json = 1; break;
+        case O_QUIET: quiet = 1; break;
+        case O_HELP: usage(stdout); return 0;
+        default: return 2;
+        }
+    }
+    if (optind < argc)
+        return cli_fail(cmd, "unexpected argument '%s' (try --help)", argv[optind]);
+    if (!db)
+        return cli_fail(cmd, "--db FILE.sqlite is required");
+    char err[1024];
+    Pool pool;
+    Store *st = NULL;
+    RunInfo run;
+    memset(&run, 0, sizeof run);
+    int rc = 0;
+    if (resume) {
+        CliStore cs;
+        if (cli_store_open(cmd, db, 1, &cs))
+            return 1;
+        st = cs.st; /* keep the store and the run; drop the names */
+        run = cs.run;
+        store_free_names(cs.n, cs.names, cs.specs);
+        if (pool_parse(run.pool_text, db, &pool, err, sizeof err)) {
+            store_free_run(&run);
+            store_close(st);
+            return cli_error(cmd, "the stored pool is no longer valid: %s", err);
+        }
+        if (pool_path) {
+            Pool p2;
+            if (pool_load(pool_path, &p2, err, sizeof err)) {
+                rc = cli_fail(cmd, "%s", err);
+            } else {
+                if (strcmp(p2.text, run.pool_text))
+                    rc = cli_fail(cmd, "the database holds a run with another pool than %s (a different run?)",
+                                  pool_path);
+                pool_free(&p2);
+            }
+        }
+        int stored_pair = !strcmp(run.pairing, "all") ? PAIR_ALL : !strcmp(run.pairing, "fixed") ? PAIR_FIXED : PAIR_RANDOM;
+        rc = rc ? rc : check_same(cmd, "--sets", run.duplicate ? run.sets / 5 : run.sets, sets, given & (1u << (O_SETS - O_POOL)));
+        rc = rc ? rc : check_same(cmd, "--games", run.games, games, given & (1u << (O_GAMES - O_POOL)));
+        rc = rc ? rc : check_same(cmd, "--seed", (long)run.seed, (long)seed, given & (1u << (O_SEED - O_POOL)));
+        rc = rc ? rc : check_same(cmd, "--pairing (0 random, 1 all, 2 fixed)", stored_pair, pairing, given & (1u << (O_PAIR - O_POOL)));
+        rc = rc ? rc : check_same(cmd, "--seat-change", run.seat_change, sc, given & (1u << (O_SC - O_POOL)));
+        rc = rc ? rc : check_same(cmd, "--class-reset", run.class_reset, cr, given & (1u << (O_CR - O_POOL)));
+        rc = rc ? rc : check_same(cmd, "--duplicate", run.duplicate, dup, dup);
+        rc = rc ? rc : check_same(cmd, "--records", run.records, records, records);
+        if (rc) {
+            pool_free(&pool);
+            store_free_run(&run);
+            store_close(st);
+            return rc;
+        }
+        pairing = stored_pair;
+        mt = run.move_timeout_ms;
+    } else {
+        if (!pool_path)
+            return cli_fail(cmd, "--pool FILE is required (or --resume)");
+        if (pool_load(pool_path, &pool, err, sizeof err))
+            return cli_fail(cmd, "%s", err);
+        if (pairing == PAIR_FIXED && pool.n != 5) {
+            pool_free(&pool);
+            return cli_fail(cmd, "--pairing fixed needs exactly 5 players; %s has %d", pool_path, pool.n);
+        }
+        if (pairing == PAIR_ALL && !(given & (1u << (O_SETS - O_POOL))))
+            sets = tournament_subsets(pool.n);
+        run.seed = seed;
+        run.sets = dup ? 5 * sets : sets;
+        run.games = (int)games;
+        run.seat_change = (int)sc;
+        run.class_reset = (int)cr;
+        snprintf(run.pairing, sizeof run.pairing, "%s", pairing == PAIR_ALL ? "all" : pairing == PAIR_FIXED ? "fixed" : "random");
+        run.duplicate = dup;
+        run.records = records;
+        run.move_timeout_ms = (int)mt;
+        run.pool_text = strdup(pool.text);
+        snprintf(run.version, sizeof run.version, "%s", DHM_VERSION);
+        store_now(run.started, sizeof run.started);
+        size_t k = 0;
+        for (int i = 0; i < argc + 1 && k + 2 < sizeof run.command; i++)
+            k += (size_t)snprintf(run.command + k, sizeof run.command - k, "%s%s", i ? " " : "", i ? argv[i - 1] : "dhm");
+        char **names = malloc((size_t)pool.n * sizeof *names), **specs = malloc((size_t)pool.n * sizeof *specs);
+        for (int i = 0; names && specs && i < pool.n; i++) {
+            names[i] = pool.e[i].name;
+            specs[i] = pool.e[i].spec;
+        }
+        if (!names || !specs || store_create(&st, db, &run, pool.n, names, specs, err, sizeof err))
+            rc = cli_error(cmd, "%s", names && specs ? err : "out of memory");
+        free(names);
+        free(specs);
+        if (rc) {
+            pool_free(&pool);
+            store_free_run(&run);
+            return rc;
+        }
+    }
+    char logdir[1024];
+    snprintf(logdir, sizeof logdir, "%s.logs", db);
+    TournamentConfig tc = {&pool, run.sets, run.games, run.seat_change, run.class_reset, run.seed, (int)jobs, pairing,
+                           run.duplicate, run.records, (int)mt, (int)ct, logdir, on_progress, NULL};
+    Prog pg;
+    progress_init(&pg.p, "tournament:", run.sets, !quiet);
+    pg.t0 = cli_now();
+    tc.progress_ctx = &pg;
+    if (!quiet)
+        fprintf(stderr, "dhm tournament: %ld sets of %d games among %d players, %ld jobs, into %s\n", run.sets,
+                run.games, pool.n, jobs, db);
+    if (tournament_run(&tc, st, err, sizeof err))
+        rc = cli_error(cmd, "%s (the sets finished so far are stored; continue with --resume)", err);
+    progress_done(&pg.p);
+    if (!rc) {
+        char now[40];
+        store_now(now, sizeof now);
+        store_finish_run(st, now);
+        char **names = malloc((size_t)pool.n * sizeof *names);
+        for (int i = 0; names && i < pool.n; i++)
+            names[i] = pool.e[i].name;
+        rc = names ? print_summary(cmd, st, pool.n, names, json) : cli_error(cmd, "out of memory");
+        free(names);
+    }
+    pool_free(&pool);
+    store_free_run(&run);
+    store_close(st);
+    return rc;
+}

@@ -1,0 +1,513 @@
+/* store.c — the SQLite results store (see store.h). */
+#include "record/store.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+struct Store {
+    sqlite3 *db;
+    pthread_mutex_t mu;
+    long run_id;
+};
+
+static const char *SCHEMA =
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE runs (id INTEGER PRIMARY KEY, command TEXT NOT NULL, seed INTEGER NOT NULL,"
+    " sets INTEGER NOT NULL, games INTEGER NOT NULL, seat_change INTEGER NOT NULL, class_reset INTEGER NOT NULL,"
+    " pairing TEXT NOT NULL, duplicate INTEGER NOT NULL, records INTEGER NOT NULL, move_timeout_ms INTEGER NOT NULL,"
+    " pool TEXT NOT NULL, version TEXT NOT NULL, started TEXT NOT NULL, finished TEXT);"
+    "CREATE TABLE players (run_id INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, id), UNIQUE (run_id, name));"
+    "CREATE TABLE sets (run_id INTEGER NOT NULL, idx INTEGER NOT NULL, seed INTEGER NOT NULL, started TEXT NOT NULL,"
+    " finished TEXT NOT NULL, status TEXT NOT NULL, note TEXT NOT NULL, games INTEGER NOT NULL,"
+    " dup_group INTEGER NOT NULL, rotation INTEGER NOT NULL, PRIMARY KEY (run_id, idx));"
+    "CREATE TABLE set_players (run_id INTEGER NOT NULL, set_idx INTEGER NOT NULL, player_no INTEGER NOT NULL,"
+    " player_id INTEGER NOT NULL, total INTEGER NOT NULL, daifugo INTEGER NOT NULL, fugo INTEGER NOT NULL,"
+    " heimin INTEGER NOT NULL, hinmin INTEGER NOT NULL, daihinmin INTEGER NOT NULL, forfeit INTEGER NOT NULL,"
+    " timeouts INTEGER NOT NULL, illegal INTEGER NOT NULL, PRIMARY KEY (run_id, set_idx, player_no));"
+    "CREATE TABLE set_games (run_id INTEGER NOT NULL, set_idx INTEGER NOT NULL, classes BLOB NOT NULL,"
+    " PRIMARY KEY (run_id, set_idx));"
+    "CREATE TABLE records (run_id INTEGER NOT NULL, set_idx INTEGER NOT NULL, data BLOB NOT NULL,"
+    " PRIMARY KEY (run_id, set_idx));";
+
+void store_now(char *buf, size_t size)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    struct tm tm;
+    gmtime_r(&tv.tv_sec, &tm);
+    char d[32];
+    strftime(d, sizeof d, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, size, "%s.%03dZ", d, (int)(tv.tv_usec / 1000));
+}
+
+uint8_t pack_classes(const int cls[NPLAYERS])
+{
+    int code = 0, used = 0;
+    for (int i = 0; i < NPLAYERS; i++) { /* Lehmer code */
+        int smaller = 0;
+        for (int v = 0; v < cls[i]; v++)
+            smaller += !((used >> v) & 1);
+        used |= 1 << cls[i];
+        code = code * (NPLAYERS - i) + smaller;
+    }
+    return (uint8_t)code;
+}
+
+void unpack_classes(uint8_t code, int cls[NPLAYERS])
+{
+    int digits[NPLAYERS], c = code, used = 0;
+    for (int i = NPLAYERS - 1; i >= 0; i--) {
+        digits[i] = c % (NPLAYERS - i);
+        c /= NPLAYERS - i;
+    }
+    for (int i = 0; i < NPLAYERS; i++) {
+        int k = digits[i];
+        for (int v = 0; v < NPLAYERS; v++)
+            if (!((used >> v) & 1) && k-- == 0) {
+                cls[i] = v;
+                used |= 1 << v;
+                break;
+            }
+    }
+}
+
+static int db_fail(sqlite3 *db, char *err, size_t errsz, const char *what)
+{
+    snprintf(err, errsz, "%s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+    return -1;
+}
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t errsz)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errsz, "%s", msg ? msg : "database error");
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_db(Store **out, const char *path, int flags, char *err, size_t errsz)
+{
+    Store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    pthread_mutex_init(&s->mu, NULL);
+    if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+        snprintf(err, errsz, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    if ((flags & SQLITE_OPEN_READWRITE) &&
+        exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", err, errsz)) {
+        char e2[400];
+        snprintf(e2, sizeof e2, "%s", err);
+        snprintf(err, errsz, "cannot use %s: %s", path, e2);
+        store_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+/* 1 if the file holds dhm tables, 0 if it is empty, -1 if it is something else. */
+static int schema_state(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (n == 0)
+        return 0;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    return v == STORE_SCHEMA ? 1 : -1;
+}
+
+int store_create(Store **out, const char *path, const RunInfo *run, int nplayers, char *const *names,
+                 char *const *specs, char *err, size_t errsz)
+{
+    Store *s;
+    *out = NULL;
+    struct stat stt;
+    if (stat(path, &stt) == 0 && stt.st_size > 0) {
+        /* never overwrite: an existing database can only be resumed */
+        if (open_db(&s, path, SQLITE_OPEN_READONLY, err, errsz))
+            return -1;
+        int state = schema_state(s->db);
+        store_close(s);
+        if (state != 0) {
+            snprintf(err, errsz, state > 0 ? "%s already holds a tournament run (continue it with --resume, or give another --db)"
+                                           : "%s exists and is not a dhm tournament database",
+                     path);
+            return -1;
+        }
+    }
+    if (open_db(&s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errsz))
+        return -1;
+    char e[300];
+    if (exec(s->db, "BEGIN IMMEDIATE", e, sizeof e) || schema_state(s->db) != 0 || exec(s->db, SCHEMA, e, sizeof e)) {
+        snprintf(err, errsz, "cannot create the database %s: %s", path, e);
+        store_close(s);
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    int ok = sqlite3_prepare_v2(s->db, "INSERT INTO meta VALUES ('schema', ?), ('kind', 'dhm tournament')", -1, &st,
+                                NULL) == SQLITE_OK;
+    ok = ok && sqlite3_bind_int(st, 1, STORE_SCHEMA) == SQLITE_OK && sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    ok = ok && sqlite3_prepare_v2(s->db,
+                                  "INSERT INTO runs (id, command, seed, sets, games, seat_change, class_reset, pairing,"
+                                  " duplicate, records, move_timeout_ms, pool, version, started) VALUES"
+                                  " (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                  -1, &st, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(st, 1, run->command, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)run->seed);
+        sqlite3_bind_int64(st, 3, run->sets);
+        sqlite3_bind_int(st, 4, run->games);
+        sqlite3_bind_int(st, 5, run->seat_change);
+        sqlite3_bind_int(st, 6, run->class_reset);
+        sqlite3_bind_text(st, 7, run->pairing, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 8, run->duplicate);
+        sqlite3_bind_int(st, 9, run->records);
+        sqlite3_bind_int(st, 10, run->move_timeout_ms);
+        sqlite3_bind_text(st, 11, run->pool_text ? run->pool_text : "", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 12, run->version, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 13, run->started, -1, SQLITE_TRANSIENT);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    ok = ok && sqlite3_prepare_v2(s->db, "INSERT INTO players VALUES (1, ?, ?, ?)", -1, &st, NULL) == SQLITE_OK;
+    for (int i = 0; ok && i < nplayers; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int(st, 1, i);
+        sqlite3_bind_text(st, 2, names[i], -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, specs[i], -1, SQLITE_TRANSIENT);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    if (!ok || exec(s->db, "COMMIT", e, sizeof e)) {
+        db_fail(s->db, err, errsz, "cannot write the database");
+        exec(s->db, "ROLLBACK", e, sizeof e);
+        store_close(s);
+        return -1;
+    }
+    s->run_id = 1;
+    *out = s;
+    return 0;
+}
+
+int store_open(Store **out, const char *path, int writable, char *err, size_t errsz)
+{
+    Store *s;
+    *out = NULL;
+    struct stat stt;
+    if (stat(path, &stt) != 0) {
+        snprintf(err, errsz, "%s does not exist", path);
+        return -1;
+    }
+    if (open_db(&s, path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err, errsz))
+        return -1;
+    if (schema_state(s->db) != 1) {
+        snprintf(err, errsz, "%s is not a dhm tournament database", path);
+        store_close(s);
+        return -1;
+    }
+    s->run_id = 1;
+    *out = s;
+    return 0;
+}
+
+void store_close(Store *s)
+{
+    if (!s)
+        return;
+    if (s->db)
+        sqlite3_close(s->db);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
+static void copy_text(char *dst, size_t n, const unsigned char *src) { snprintf(dst, n, "%s", src ? (const char *)src : ""); }
+
+int store_load_run(Store *s, RunInfo *run, int *nplayers, char ***names, char ***specs, char *err, size_t errsz)
+{
+    memset(run, 0, sizeof *run);
+    *names = *specs = NULL;
+    *nplayers = 0;
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT command, seed, sets, games, seat_change, class_reset, pairing, duplicate, records,"
+                           " move_timeout_ms, pool, version, started, finished FROM runs WHERE id = 1",
+                           -1, &st, NULL) != SQLITE_OK) {
+        db_fail(s->db, err, errsz, "cannot read the run");
+        goto out;
+    }
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        snprintf(err, errsz, "the database holds no run");
+        goto out;
+    }
+    copy_text(run->command, sizeof run->command, sqlite3_column_text(st, 0));
+    run->seed = (uint64_t)sqlite3_column_int64(st, 1);
+    run->sets = (long)sqlite3_column_int64(st, 2);
+    run->games = sqlite3_column_int(st, 3);
+    run->seat_change = sqlite3_column_int(st, 4);
+    run->class_reset = sqlite3_column_int(st, 5);
+    copy_text(run->pairing, sizeof run->pairing, sqlite3_column_text(st, 6));
+    run->duplicate = sqlite3_column_int(st, 7);
+    run->records = sqlite3_column_int(st, 8);
+    run->move_timeout_ms = sqlite3_column_int(st, 9);
+    run->pool_text = strdup(sqlite3_column_text(st, 10) ? (const char *)sqlite3_column_text(st, 10) : "");
+    copy_text(run->version, sizeof run->version, sqlite3_column_text(st, 11));
+    copy_text(run->started, sizeof run->started, sqlite3_column_text(st, 12));
+    copy_text(run->finished, sizeof run->finished, sqlite3_column_text(st, 13));
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(s->db, "SELECT name, spec FROM players WHERE run_id = 1 ORDER BY id", -1, &st, NULL) !=
+        SQLITE_OK) {
+        db_fail(s->db, err, errsz, "cannot read the players");
+        goto out;
+    }
+    int cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (*nplayers == cap) {
+            cap = cap ? 2 * cap : 16;
+            *names = realloc(*names, (size_t)cap * sizeof **names);
+            *specs = realloc(*specs, (size_t)cap * sizeof **specs);
+        }
+        (*names)[*nplayers] = strdup((const char *)sqlite3_column_text(st, 0));
+        (*specs)[*nplayers] = strdup((const char *)sqlite3_column_text(st, 1));
+        (*nplayers)++;
+    }
+    sqlite3_finalize(st);
+    rc = 0;
+out:
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+void store_free_run(RunInfo *run)
+{
+    free(run->pool_text);
+    run->pool_text = NULL;
+}
+
+void store_free_names(int n, char **names, char **specs)
+{
+    for (int i = 0; i < n; i++) {
+        free(names[i]);
+        free(specs[i]);
+    }
+    free(names);
+    free(specs);
+}
+
+int store_done_sets(Store *s, uint8_t *done, long nsets)
+{
+    memset(done, 0, (size_t)nsets);
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db, "SELECT idx FROM sets WHERE run_id = 1", -1, &st, NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            sqlite3_int64 k = sqlite3_column_int64(st, 0);
+            if (k >= 0 && k < nsets)
+                done[k] = 1;
+        }
+        sqlite3_finalize(st);
+        rc = 0;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+int store_save_set(Store *s, const SetResult *r, char *err, size_t errsz)
+{
+    pthread_mutex_lock(&s->mu);
+    char e[300];
+    sqlite3_stmt *st = NULL;
+    int ok = exec(s->db, "BEGIN IMMEDIATE", e, sizeof e) == 0;
+    ok = ok && sqlite3_prepare_v2(s->db, "INSERT INTO sets VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL) ==
+                   SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int64(st, 1, r->idx);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)r->seed);
+        sqlite3_bind_text(st, 3, r->started, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, r->finished, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, r->status, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 6, r->note, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 7, r->games);
+        sqlite3_bind_int64(st, 8, r->dup_group);
+        sqlite3_bind_int(st, 9, r->rotation);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    ok = ok && sqlite3_prepare_v2(s->db, "INSERT INTO set_players VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                                  &st, NULL) == SQLITE_OK;
+    for (int p = 0; ok && p < NPLAYERS; p++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, r->idx);
+        sqlite3_bind_int(st, 2, p);
+        sqlite3_bind_int(st, 3, r->player[p]);
+        sqlite3_bind_int64(st, 4, r->total[p]);
+        for (int c = 0; c < NPLAYERS; c++)
+            sqlite3_bind_int64(st, 5 + c, r->cls[p][c]);
+        sqlite3_bind_int(st, 10, r->forfeit[p]);
+        sqlite3_bind_int64(st, 11, r->timeouts[p]);
+        sqlite3_bind_int64(st, 12, r->illegal[p]);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    ok = ok && sqlite3_prepare_v2(s->db, "INSERT INTO set_games VALUES (1, ?, ?)", -1, &st, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int64(st, 1, r->idx);
+        sqlite3_bind_blob(st, 2, r->classes, r->games, SQLITE_STATIC);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (ok && r->records) {
+        ok = sqlite3_prepare_v2(s->db, "INSERT INTO records VALUES (1, ?, ?)", -1, &st, NULL) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_int64(st, 1, r->idx);
+            sqlite3_bind_blob64(st, 2, r->records, r->records_len, SQLITE_STATIC);
+            ok = sqlite3_step(st) == SQLITE_DONE;
+        }
+        sqlite3_finalize(st);
+    }
+    int rc = 0;
+    if (!ok || exec(s->db, "COMMIT", e, sizeof e)) {
+        db_fail(s->db, err, errsz, "cannot store the set");
+        exec(s->db, "ROLLBACK", e, sizeof e);
+        rc = -1;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+int store_finish_run(Store *s, const char *when)
+{
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db, "UPDATE runs SET finished = ? WHERE id = 1", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, when, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+int store_each_set(Store *s, int order_by_start, StoreSetFn fn, void *ctx, char *err, size_t errsz)
+{
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    const char *sql = order_by_start
+                          ? "SELECT s.idx, s.started, g.classes, s.games FROM sets s JOIN set_games g"
+                            " ON g.run_id = s.run_id AND g.set_idx = s.idx ORDER BY s.started, s.idx"
+                          : "SELECT s.idx, s.started, g.classes, s.games FROM sets s JOIN set_games g"
+                            " ON g.run_id = s.run_id AND g.set_idx = s.idx ORDER BY s.idx";
+    sqlite3_stmt *pq = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db, "SELECT player_no, player_id, total FROM set_players WHERE run_id = 1 AND set_idx = ?",
+                           -1, &pq, NULL) != SQLITE_OK) {
+        db_fail(s->db, err, errsz, "cannot read the sets");
+        sqlite3_finalize(pq);
+        goto out;
+    }
+    rc = 0;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        long idx = (long)sqlite3_column_int64(st, 0);
+        char started[40];
+        copy_text(started, sizeof started, sqlite3_column_text(st, 1));
+        int games = sqlite3_column_int(st, 3);
+        const uint8_t *cls = sqlite3_column_blob(st, 2);
+        if (sqlite3_column_bytes(st, 2) < games)
+            games = sqlite3_column_bytes(st, 2);
+        int player[NPLAYERS], seen = 0;
+        long total[NPLAYERS];
+        sqlite3_reset(pq);
+        sqlite3_bind_int64(pq, 1, idx);
+        while (sqlite3_step(pq) == SQLITE_ROW) {
+            int p = sqlite3_column_int(pq, 0);
+            if (p < 0 || p >= NPLAYERS)
+                continue;
+            player[p] = sqlite3_column_int(pq, 1);
+            total[p] = (long)sqlite3_column_int64(pq, 2);
+            seen |= 1 << p;
+        }
+        if (seen != 31) {
+            snprintf(err, errsz, "set %ld is incomplete in the database", idx);
+            rc = -1;
+            break;
+        }
+        rc = fn(ctx, idx, started, player, total, cls, games);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(pq);
+out:
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+int store_set_records(Store *s, long idx, uint8_t **data, size_t *len, int player[NPLAYERS], char *err,
+                      size_t errsz)
+{
+    *data = NULL;
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db, "SELECT data FROM records WHERE run_id = 1 AND set_idx = ?", -1, &st, NULL) !=
+        SQLITE_OK) {
+        db_fail(s->db, err, errsz, "cannot read the records");
+        goto out;
+    }
+    sqlite3_bind_int64(st, 1, idx);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *len = (size_t)sqlite3_column_bytes(st, 0);
+        *data = malloc(*len ? *len : 1);
+        if (*data) {
+            memcpy(*data, sqlite3_column_blob(st, 0), *len);
+            rc = 0;
+        }
+    } else {
+        snprintf(err, errsz, "no records stored for set %ld (run the tournament with --records)", idx);
+    }
+    sqlite3_finalize(st);
+    if (rc == 0 &&
+        sqlite3_prepare_v2(s->db, "SELECT player_no, player_id FROM set_players WHERE run_id = 1 AND set_idx = ?", -1,
+                           &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, idx);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            int p = sqlite3_column_int(st, 0);
+            if (p >= 0 && p < NPLAYERS)
+                player[p] = sqlite3_column_int(st, 1);
+        }
+        sqlite3_finalize(st);
+    }
+out:
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}

@@ -1,0 +1,360 @@
+/* test_tournament.c — `dhm tournament` and its store: results independent of --jobs,
+ * --resume after SIGKILL ending identical to an uninterrupted run, sets with external
+ * clients (a dhm connect child; one that exits at once; one that hangs), duplicate seating,
+ * records export and replay, dhm rate --db, and bad input that never harms stored data.
+ * Run with --hang-client PORT, this binary is itself a UECda client that greets and then
+ * never moves (for the hanging-client case). */
+#include "testutil.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/socket.h>
+
+#include "net/io.h"
+#include "record/pack.h"
+#include "record/store.h"
+
+static char dir[64];
+static char self[1024];
+
+static void path(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
+
+static void write_file(const char *name, const char *text)
+{
+    char p[256];
+    path(p, sizeof p, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Every stored row, in key order, without the timestamp columns. */
+static char *dump(const char *db)
+{
+    static const char *const q[] = {
+        "SELECT command IS NOT NULL, seed, sets, games, seat_change, class_reset, pairing, duplicate, records, pool FROM runs",
+        "SELECT * FROM players ORDER BY id",
+        "SELECT idx, seed, status, note, games, dup_group, rotation FROM sets ORDER BY idx",
+        "SELECT * FROM set_players ORDER BY set_idx, player_no",
+        "SELECT set_idx, hex(classes) FROM set_games ORDER BY set_idx",
+        "SELECT set_idx, hex(data) FROM records ORDER BY set_idx"};
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    size_t cap = 1 << 20, n = 0;
+    char *out = malloc(cap);
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        sqlite3_stmt *st;
+        assert_int_equal(sqlite3_prepare_v2(h, q[i], -1, &st, NULL), SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            for (int c = 0; c < sqlite3_column_count(st); c++) {
+                const char *t = (const char *)sqlite3_column_text(st, c);
+                size_t l = t ? strlen(t) : 4;
+                if (n + l + 2 >= cap) {
+                    cap = 2 * (n + l + 2);
+                    out = realloc(out, cap);
+                }
+                n += (size_t)sprintf(out + n, "%s%c", t ? t : "NULL", c + 1 == sqlite3_column_count(st) ? '\n' : '|');
+            }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return out;
+}
+
+static long count_sets(const char *db)
+{
+    sqlite3 *h;
+    if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        sqlite3_close(h); /* a handle is allocated even when opening fails */
+        return -1;
+    }
+    sqlite3_busy_timeout(h, 2000);
+    sqlite3_stmt *st;
+    long n = -1;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM sets", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(h);
+    return n;
+}
+
+static const char *POOL = "# six built-in players\n"
+                          "s1 simple\ns2 simple\nr1 random\nr2 random\nr3 random\nr4 random\n";
+
+static void test_jobs_do_not_change_results(void **state)
+{
+    (void)state;
+    write_file("pool.txt", POOL);
+    char out[8192];
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 24 --games 200 --seed 9 "
+                                              "--jobs 1 --db j1.sqlite --records --quiet",
+                             dir, dhm_bin()),
+                     0);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 24 --games 200 --seed 9 "
+                                              "--jobs 2 --db j2.sqlite --records --quiet",
+                             dir, dhm_bin()),
+                     0);
+    char a[256], b[256];
+    path(a, sizeof a, "j1.sqlite");
+    path(b, sizeof b, "j2.sqlite");
+    char *da = dump(a), *db = dump(b);
+    assert_string_equal(da, db);
+    assert_int_equal(count_sets(a), 24);
+    free(da);
+    free(db);
+    /* the summary adds up: 24 sets x 200 games x 15 points */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s rate --db j1.sqlite --method se,sts --json", dir, dhm_bin()), 0);
+    assert_non_null(strstr(out, "\"sets\": 24"));
+    /* a stored set exports as kifu that replays */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records export --db j2.sqlite --set 7 --out s7.kifu && %s replay "
+                                              "--quiet s7.kifu",
+                             dir, dhm_bin(), dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "200 games"));
+}
+
+static void test_resume_after_kill(void **state)
+{
+    (void)state;
+    write_file("pool.txt", POOL);
+    char out[8192], db[256], ref[256];
+    path(db, sizeof db, "k.sqlite");
+    path(ref, sizeof ref, "ref.sqlite");
+    const char *args = "--pool pool.txt --sets 60 --games 2000 --seed 4 --jobs 2 --quiet";
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament %s --db ref.sqlite", dir, dhm_bin(), args), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "cd %s && exec %s tournament %s --db k.sqlite > /dev/null 2>&1", dir, dhm_bin(), args);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    long n = 0;
+    for (int i = 0; i < 2000 && n < 5; i++) { /* wait for a few sets, then kill -9 mid-run */
+        usleep(5000);
+        n = count_sets(db);
+    }
+    kill(pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    long stored = count_sets(db);
+    assert_true(stored >= 5 && stored < 60);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db k.sqlite --jobs 1 --quiet", dir,
+                             dhm_bin()),
+                     0);
+    char *a = dump(db), *b = dump(ref);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    /* resuming a finished run plays nothing and changes nothing */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db k.sqlite --quiet", dir, dhm_bin()),
+                     0);
+    assert_int_equal(count_sets(db), 60);
+}
+
+static void test_external_clients(void **state)
+{
+    (void)state;
+    char pool[2048];
+    snprintf(pool, sizeof pool,
+             "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
+             "gone exec: true\n"
+             "hang exec: %s --hang-client {port}\n"
+             "s1 simple\ns2 simple\nr1 random\nr2 random\n",
+             dhm_bin(), self);
+    write_file("xpool.txt", pool);
+    char out[16384];
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool xpool.txt --sets 8 --games 4 --seed 2 "
+                                              "--jobs 2 --move-timeout 20 --connect-timeout 3000 --db x.sqlite --quiet",
+                             dir, dhm_bin()),
+                     0);
+    char db[256];
+    path(db, sizeof db, "x.sqlite");
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(h,
+                                        "SELECT s.idx, s.status, s.note, p.name, sp.forfeit, sp.timeouts, sp.total FROM sets s"
+                                        " JOIN set_players sp ON sp.set_idx = s.idx JOIN players p ON p.id = sp.player_id"
+                                        " ORDER BY s.idx, sp.player_no",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    int saw_ext = 0, saw_gone = 0, saw_hang = 0, rows = 0;
+    long total = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *status = (const char *)sqlite3_column_text(st, 1), *note = (const char *)sqlite3_column_text(st, 2);
+        const char *name = (const char *)sqlite3_column_text(st, 3);
+        int forfeit = sqlite3_column_int(st, 4), timeouts = sqlite3_column_int(st, 5);
+        rows++;
+        total += sqlite3_column_int(st, 6);
+        if (!strcmp(name, "ext")) { /* a dhm connect child plays the set normally */
+            saw_ext++;
+            assert_int_equal(forfeit, 0);
+        } else if (!strcmp(name, "gone")) { /* exits at once: a forfeit, the set is marked */
+            saw_gone++;
+            assert_int_equal(forfeit, 1);
+            assert_string_equal(status, "forfeit");
+            assert_non_null(strstr(note, "gone never connected"));
+        } else if (!strcmp(name, "hang")) { /* greets, then never moves */
+            saw_hang++;
+            assert_true(timeouts > 0);
+            assert_true(!strcmp(status, "timeouts") || !strcmp(status, "forfeit"));
+            assert_non_null(strstr(note, "hang:"));
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    assert_int_equal(rows, 8 * 5);
+    assert_int_equal(total, 8L * 4 * 15);
+    assert_true(saw_ext > 0 && saw_gone > 0 && saw_hang > 0);
+}
+
+static void test_duplicate_seats(void **state)
+{
+    (void)state;
+    write_file("pool.txt", POOL);
+    char out[8192], db[256];
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 2 --games 30 --class-reset 10 "
+                                              "--seed 5 --duplicate --records --db d.sqlite --quiet",
+                             dir, dhm_bin()),
+                     0);
+    path(db, sizeof db, "d.sqlite");
+    assert_int_equal(count_sets(db), 10);
+    Store *s;
+    char err[256];
+    assert_int_equal(store_open(&s, db, 0, err, sizeof err), 0);
+    GameRecord *rec = malloc(sizeof *rec);
+    for (int g = 0; g < 2; g++) {
+        int seen[30][5][8] = {{{0}}}; /* [game][seat][pool player] */
+        Cards first_deal[30][5];
+        for (int r = 0; r < 5; r++) {
+            uint8_t *data;
+            size_t len;
+            int player[5];
+            assert_int_equal(store_set_records(s, 5 * g + r, &data, &len, player, err, sizeof err), 0);
+            size_t off = 0;
+            for (int k = 0; k < 30; k++) {
+                size_t used;
+                assert_int_equal(unpack_game(data + off, len - off, rec, &used), 0);
+                off += used;
+                for (int seat = 0; seat < 5; seat++)
+                    seen[k][seat][player[rec->seat[seat]]]++;
+                if (rec->cls[0] < 0) { /* a class period's first game: the same hands, seat by seat */
+                    for (int seat = 0; seat < 5; seat++) {
+                        Cards h = rec->dealt[rec->seat[seat]];
+                        if (r == 0)
+                            first_deal[k][seat] = h;
+                        else
+                            assert_true(first_deal[k][seat] == h);
+                    }
+                }
+            }
+            free(data);
+        }
+        for (int k = 0; k < 30; k++) /* each player in each seat of each deal exactly once */
+            for (int seat = 0; seat < 5; seat++) {
+                int players = 0;
+                for (int p = 0; p < 8; p++) {
+                    assert_true(seen[k][seat][p] <= 1);
+                    players += seen[k][seat][p];
+                }
+                assert_int_equal(players, 5);
+            }
+    }
+    free(rec);
+    store_close(s);
+}
+
+static void expect_error(const char *args, int code, const char *want)
+{
+    char out[4096];
+    int rc = run_cmd(out, sizeof out, "cd %s && %s tournament %s 2>&1", dir, dhm_bin(), args);
+    if (rc != code || !strstr(out, want))
+        fail_msg("tournament %s: exit %d '%s', want %d and '%s'", args, rc, out, code, want);
+    int lines = 0;
+    for (char *c = out; *c; c++)
+        lines += *c == '\n';
+    if (lines != 1)
+        fail_msg("tournament %s: %d lines: '%s'", args, lines, out);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    write_file("pool.txt", POOL);
+    write_file("frob.txt", "a simple\nb random\nc frob\nd simple\ne simple\n");
+    write_file("dup.txt", "a simple\nb random\na random\nd simple\ne simple\n");
+    write_file("few.txt", "a simple\nb random\n");
+    write_file("sp.txt", "a simple x\nb random\nc random\nd simple\ne simple\n");
+    expect_error("--pool frob.txt --db f.sqlite", 2, "frob.txt:3: unknown player kind 'frob'");
+    expect_error("--pool dup.txt --db f.sqlite", 2, "dup.txt:3: duplicate player name 'a'");
+    expect_error("--pool few.txt --db f.sqlite", 2, "needs at least 5 players, the pool has 2");
+    expect_error("--pool sp.txt --db f.sqlite", 2, "no spaces");
+    expect_error("--pool missing.txt --db f.sqlite", 2, "cannot open the pool file");
+    expect_error("--pool pool.txt", 2, "--db FILE.sqlite is required");
+    expect_error("--pool pool.txt --db /nonexistent/dir/x.sqlite", 1, "x.sqlite");
+    expect_error("--pool pool.txt --pairing fixed --db f.sqlite", 2, "needs exactly 5 players");
+    /* a stored run is never overwritten, and --resume checks that it is the same run */
+    char out[4096];
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 3 --games 50 --seed 1 "
+                                              "--db keep.sqlite --quiet",
+                             dir, dhm_bin()),
+                     0);
+    char db[256];
+    path(db, sizeof db, "keep.sqlite");
+    char *before = dump(db);
+    expect_error("--pool pool.txt --sets 3 --games 50 --db keep.sqlite", 1, "already holds a tournament run");
+    expect_error("--resume --db keep.sqlite --seed 2", 2, "holds a run with --seed 1, not 2");
+    expect_error("--resume --db keep.sqlite --games 60", 2, "holds a run with --games 50, not 60");
+    write_file("other.txt", "x simple\ny random\nz random\nw simple\nv simple\n");
+    expect_error("--resume --db keep.sqlite --pool other.txt", 2, "another pool");
+    write_file("junk.sqlite", "this is not a database at all, just text that is long enough to look like a file\n");
+    expect_error("--resume --db junk.sqlite", 1, "junk.sqlite");
+    expect_error("--pool pool.txt --db junk.sqlite", 1, "junk.sqlite");
+    char *after = dump(db);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+}
+
+/* A client that greets and then never answers (for the hanging-client case). */
+static int hang_client(int port)
+{
+    char err[128];
+    int fd = net_connect("127.0.0.1", port, err, sizeof err);
+    if (fd < 0)
+        return 1;
+    Table t;
+    memset(&t, 0, sizeof t);
+    t.c[0][0] = 20070;
+    t.c[1][0] = 'h';
+    net_send_table(fd, &t);
+    uint8_t buf[4096];
+    while (recv(fd, buf, sizeof buf, 0) > 0) /* reads everything, answers nothing */
+        ;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--hang-client"))
+        return hang_client(atoi(argv[2]));
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    static char abs_dhm[1024];
+    if (realpath(dhm_bin(), abs_dhm))
+        setenv("DHM", abs_dhm, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jobs_do_not_change_results), cmocka_unit_test(test_resume_after_kill),
+        cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_duplicate_seats),
+        cmocka_unit_test(test_bad_input),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+    return rc;
+}
