@@ -31,7 +31,7 @@ TESTS    = $(TEST_SRC:tests/%.c=$(O)/tests/%)
 BENCHES  = $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 LIB      = $(O)/libdhm.a
 
-.PHONY: all build check run-tests asan bench demo fuzz deps clean tests
+.PHONY: all build check run-tests asan bench demo fuzz deps clean tests benches
 # Every entry point first installs what a fresh Debian 12 machine lacks (tools/deps.sh is a
 # no-op when everything is there), then builds.
 all:
@@ -60,6 +60,8 @@ $(O)/bench/%: bench/%.c $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 tests: $(TESTS)
+
+benches: $(BENCHES)
 
 check:
 	@sh tools/deps.sh

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rng.h"
 #include "game/match.h"
+#include "game/workers.h"
 #include "net/server.h"
 #include "players/players.h"
 #include "record/pack.h"
@@ -301,8 +301,8 @@ typedef struct Shared {
     Store *store;
     long *pending, npending, next;
     pthread_mutex_t mu;
-    long done, games;
-    int failed, running;
+    long done, games, already;
+    int failed;
     char err[512];
 } Shared;
 
@@ -341,13 +341,20 @@ static void *worker(void *arg)
         }
         pthread_mutex_unlock(&sh->mu);
     }
-    pthread_mutex_lock(&sh->mu);
-    sh->running--;
-    pthread_mutex_unlock(&sh->mu);
     free(buf.classes);
     free(buf.rec);
     free(rec);
     return NULL;
+}
+
+static void tick(void *arg)
+{
+    Shared *sh = arg;
+    pthread_mutex_lock(&sh->mu);
+    long d = sh->done, g = sh->games;
+    pthread_mutex_unlock(&sh->mu);
+    if (sh->c->progress)
+        sh->c->progress(sh->c->progress_ctx, sh->already + d, sh->c->sets, g);
 }
 
 int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz)
@@ -373,39 +380,11 @@ int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t er
     }
     free(done);
     pthread_mutex_init(&sh.mu, NULL);
-    int jobs = c->jobs < 1 ? 1 : c->jobs;
-    if (jobs > sh.npending)
-        jobs = sh.npending > 0 ? (int)sh.npending : 1;
-    pthread_t th[256];
-    if (jobs > 256)
-        jobs = 256;
-    int started = 0;
-    for (int i = 0; i < jobs && sh.npending > 0; i++) {
-        pthread_mutex_lock(&sh.mu);
-        sh.running++; /* counted before it starts: it decrements when it ends */
-        pthread_mutex_unlock(&sh.mu);
-        if (pthread_create(&th[started], NULL, worker, &sh) == 0) {
-            started++;
-        } else {
-            pthread_mutex_lock(&sh.mu);
-            sh.running--;
-            pthread_mutex_unlock(&sh.mu);
-        }
-    }
-    for (;;) {
-        pthread_mutex_lock(&sh.mu);
-        long d = sh.done, g = sh.games;
-        int running = sh.running;
-        pthread_mutex_unlock(&sh.mu);
-        if (c->progress)
-            c->progress(c->progress_ctx, already + d, c->sets, g);
-        if (!running)
-            break;
-        struct timespec ts = {0, 200000000};
-        nanosleep(&ts, NULL);
-    }
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    sh.already = already;
+    if (sh.npending > 0)
+        workers_run(c->jobs < sh.npending ? c->jobs : (int)sh.npending, worker, &sh, tick);
+    else
+        tick(&sh);
     pthread_mutex_destroy(&sh.mu);
     free(sh.pending);
     if (sh.failed) {

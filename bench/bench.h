@@ -30,11 +30,26 @@ static inline const char *bench_shared(const char *rel)
     return stat(buf, &st) == 0 ? buf : NULL;
 }
 
-/* Keeps a value alive so the compiler cannot drop the work that produced it. */
-static inline void bench_keep(unsigned long v)
+/* The best rate, in units per second, over `runs` runs of at least `secs` seconds each;
+ * batch(ctx) does some work and returns how many units it did. The best of several, because
+ * this VM's neighbours add noise. */
+static inline double bench_best_rate(long (*batch)(void *ctx), void *ctx, int runs, double secs)
 {
-    static volatile unsigned long sink;
-    sink += v;
+    double best = 0;
+    for (int run = 0; run < runs; run++) {
+        long units = 0;
+        double t0 = bench_now(), t;
+        do {
+            units += batch(ctx);
+            t = bench_now() - t0;
+        } while (t < secs);
+        if ((double)units / t > best)
+            best = (double)units / t;
+    }
+    return best;
 }
+
+/* Keeps a value alive so the compiler cannot drop the work that produced it. */
+static inline void bench_keep(unsigned long v) { __asm__ volatile("" : : "r"(v) : "memory"); }
 
 #endif

@@ -31,6 +31,17 @@ static void collect(void *ctx, const GameState *g, Move played)
     l->v[l->n++] = p;
 }
 
+static long bench_moves; /* keeps the generated moves alive */
+
+static long movegen_batch(void *ctx)
+{
+    const PosList *l = ctx;
+    Move mv[MOVEGEN_MAX];
+    for (int i = 0; i < l->n; i++)
+        bench_moves += movegen(l->v[i].hand, l->v[i].table, l->v[i].rev, l->v[i].lock, mv);
+    return l->n;
+}
+
 static void bench_movegen_real(void)
 {
     const char *path = bench_shared("data/blaux5.kifu");
@@ -49,36 +60,32 @@ static void bench_movegen_real(void)
     kifu_reader_free(&r);
     fclose(f);
     free(g);
-    Move mv[MOVEGEN_MAX];
-    long moves = 0;
-    double best = 1e9;
-    for (int run = 0; run < 5; run++) { /* best of 5: this VM's neighbours add noise */
-        long calls = 0;
-        double t0 = bench_now(), t;
-        do {
-            for (int i = 0; i < l.n; i++) {
-                const Pos *p = &l.v[i];
-                moves += movegen(p->hand, p->table, p->rev, p->lock, mv);
-            }
-            calls += l.n;
-            t = bench_now() - t0;
-        } while (t < 0.3);
-        if (t * 1e9 / (double)calls < best)
-            best = t * 1e9 / (double)calls;
-    }
+    bench_moves = 0;
+    double best = 1e9 / bench_best_rate(movegen_batch, &l, 5, 0.3);
     bench_report("movegen_blaux5_positions", best, "ns/call");
     Move tmp[MOVEGEN_MAX];
     long total = 0;
     for (int i = 0; i < l.n; i++)
         total += movegen(l.v[i].hand, l.v[i].table, l.v[i].rev, l.v[i].lock, tmp);
     bench_report("movegen_blaux5_moves_per_call", (double)total / (double)l.n, "moves");
-    bench_keep((unsigned long)moves);
+    bench_keep((unsigned long)bench_moves);
     free(l.v);
+}
+
+enum { LEAD_HANDS = 4096 };
+
+static long lead_batch(void *ctx)
+{
+    const Cards *hands = ctx;
+    Move mv[MOVEGEN_MAX];
+    for (int i = 0; i < LEAD_HANDS; i++)
+        bench_moves += movegen_lead(hands[i], mv);
+    return LEAD_HANDS;
 }
 
 static void bench_lead_11(void)
 {
-    enum { N = 4096 };
+    enum { N = LEAD_HANDS };
     static Cards hands[N];
     Rng rng = rng_seed(11);
     for (int i = 0; i < N; i++) {
@@ -91,25 +98,13 @@ static void bench_lead_11(void)
         hands[i] = h;
     }
     Move mv[MOVEGEN_MAX];
-    long moves = 0, total = 0;
-    double best = 1e9;
-    for (int run = 0; run < 5; run++) {
-        long calls = 0;
-        double t0 = bench_now(), t;
-        do {
-            for (int i = 0; i < N; i++)
-                moves += movegen_lead(hands[i], mv);
-            calls += N;
-            t = bench_now() - t0;
-        } while (t < 0.3);
-        if (t * 1e9 / (double)calls < best)
-            best = t * 1e9 / (double)calls;
-    }
+    long total = 0;
+    double best = 1e9 / bench_best_rate(lead_batch, hands, 5, 0.3);
     for (int i = 0; i < N; i++)
         total += movegen_lead(hands[i], mv);
     bench_report("movegen_lead_random_11_cards", best, "ns/call");
     bench_report("movegen_lead_random_11_cards_moves", (double)total / N, "moves");
-    bench_keep((unsigned long)moves);
+    bench_keep((unsigned long)bench_moves);
 }
 
 /* One uniformly random game: deal, the exchange (random cards from the rich), random moves. */
@@ -154,28 +149,27 @@ static int random_game(Rng *rng, int8_t cls[NPLAYERS], const uint8_t seat[NPLAYE
     return plies;
 }
 
+typedef struct RandomGames {
+    Rng rng;
+    uint8_t seat[NPLAYERS];
+    int8_t cls[NPLAYERS];
+    long plies, games;
+} RandomGames;
+
+static long random_batch(void *ctx)
+{
+    RandomGames *r = ctx;
+    for (int i = 0; i < 1000; i++)
+        r->plies += random_game(&r->rng, r->cls, r->seat);
+    r->games += 1000;
+    return 1000;
+}
+
 static void bench_random_games(void)
 {
-    Rng rng = rng_seed(2024);
-    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
-    int8_t cls[NPLAYERS] = {-1, -1, -1, -1, -1};
-    long plies = 0, games_all = 0;
-    double best = 0;
-    for (int run = 0; run < 3; run++) {
-        long games = 0;
-        double t0 = bench_now(), t;
-        do {
-            for (int i = 0; i < 1000; i++)
-                plies += random_game(&rng, cls, seat);
-            games += 1000;
-            t = bench_now() - t0;
-        } while (t < 0.7);
-        games_all += games;
-        if ((double)games / t > best)
-            best = (double)games / t;
-    }
-    bench_report("random_games_per_second_one_core", best, "games/s");
-    bench_report("random_games_plies_per_game", (double)plies / (double)games_all, "plies");
+    RandomGames r = {rng_seed(2024), {0, 1, 2, 3, 4}, {-1, -1, -1, -1, -1}, 0, 0};
+    bench_report("random_games_per_second_one_core", bench_best_rate(random_batch, &r, 3, 0.7), "games/s");
+    bench_report("random_games_plies_per_game", (double)r.plies / (double)r.games, "plies");
 }
 
 static void bench_simple_match(void)

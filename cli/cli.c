@@ -1,4 +1,4 @@
-/* cli.c — option parsing helpers, errors, the progress line, JSON strings. */
+/* cli.c — option parsing helpers, errors, the progress line, the match table, JSON strings. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "players/mc.h"
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
 {
@@ -195,6 +197,17 @@ void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, 
                     r->bad_exchange[p]);
     if (r->stalemates)
         fprintf(f, "%ld games ended by the 20-pass stalemate rule\n", r->stalemates);
+    for (int p = 0; p < NPLAYERS; p++) {
+        long use[MC_CHOICE_ARMS], games = 0;
+        if (mc_choice_usage(pl[p], use))
+            continue;
+        for (int a = 0; a < MC_CHOICE_ARMS; a++)
+            games += use[a];
+        fprintf(f, "player %d, choice bandit, games per 1000 using:", p);
+        for (int a = 0; a < MC_CHOICE_ARMS; a++)
+            fprintf(f, " %s %.0f", bandit_name(MC_CHOICE_KINDS[a]), games ? 1000.0 * (double)use[a] / (double)games : 0.0);
+        fprintf(f, "\n");
+    }
 }
 
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts)

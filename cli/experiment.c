@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mc_experiments.h"
 #include "analysis/virtual_game.h"
 #include "cli/cli.h"
+#include "players/players.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -147,12 +149,451 @@ static int virtual_game(int argc, char **argv)
     return 0;
 }
 
+
+/* ---------------------------------------------------------------- MC experiments (paper 001) */
+
+/* Options every MC experiment takes. */
+#define EXP_COMMON_OPTS                                                                                            \
+    {"matches", required_argument, 0, 'm'}, {"games", required_argument, 0, 'g'},                                  \
+        {"sims", required_argument, 0, 'S'}, {"mc-opts", required_argument, 0, 'O'},                               \
+        {"seat-change", required_argument, 0, 'K'}, {"class-reset", required_argument, 0, 'R'},                    \
+        {"seed", required_argument, 0, 'r'}, {"jobs", required_argument, 0, 'J'},                                  \
+        {"csv", required_argument, 0, 'c'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}
+
+static const char EXP_COMMON_HELP[] =
+    "  --matches M          matches per cell (%d)\n"
+    "  --games G            games per match (%d)\n"
+    "  --sims N             simulations per decision for every mc player that sets neither\n"
+    "                       sims nor ms (%ld)\n"
+    "  --mc-opts K=V:...    more options for every mc player (e.g. eps=0.2)\n"
+    "  --seat-change K      reshuffle seats every K games (3)\n"
+    "  --class-reset R      reset classes every R games (100)\n"
+    "  --seed S             seed (1); results do not depend on --jobs\n"
+    "  --jobs J             matches run in J threads (2)\n"
+    "  --csv FILE           the results as CSV (- for stdout)\n"
+    "  --quiet              no progress line\n";
+
+typedef struct ExpCli {
+    ExpConfig cfg;
+    const char *csv;
+    int quiet, games_set;
+} ExpCli;
+
+/* Handles one common option; returns 0 handled, 1 not a common option, 2 bad value. */
+static int exp_common_opt(const char *cmd, int c, ExpCli *e)
+{
+    long v;
+    switch (c) {
+    case 'm': if (cli_long(cmd, "--matches", optarg, 1, 1000000, &v)) return 2; e->cfg.matches = (int)v; return 0;
+    case 'g':
+        if (cli_long(cmd, "--games", optarg, 1, 10000000, &v)) return 2;
+        e->cfg.games = (int)v;
+        e->games_set = 1;
+        return 0;
+    case 'S': if (cli_long(cmd, "--sims", optarg, 1, 100000000, &e->cfg.sims)) return 2; return 0;
+    case 'O': e->cfg.mc_opts = optarg; return 0;
+    case 'K': if (cli_long(cmd, "--seat-change", optarg, 0, 1000000, &v)) return 2; e->cfg.seat_change = (int)v; return 0;
+    case 'R': if (cli_long(cmd, "--class-reset", optarg, 0, 1000000, &v)) return 2; e->cfg.class_reset = (int)v; return 0;
+    case 'r': if (cli_u64(cmd, "--seed", optarg, &e->cfg.seed)) return 2; return 0;
+    case 'J': if (cli_long(cmd, "--jobs", optarg, 1, 64, &v)) return 2; e->cfg.jobs = (int)v; return 0;
+    case 'c': e->csv = optarg; return 0;
+    case 'q': e->quiet = 1; return 0;
+    default: return 1;
+    }
+}
+
+static void exp_progress(void *ctx, long done, long total)
+{
+    Progress *p = ctx;
+    p->total = total;
+    progress_update(p, done, "games");
+}
+
+/* Runs an experiment with a progress line; prints its error. Returns 0 or an exit status. */
+typedef int (*ExpFn)(const ExpConfig *c, void *arg, char *err, size_t errsz);
+static int exp_run(const char *cmd, ExpCli *e, ExpFn fn, void *arg, double *secs)
+{
+    Progress pr;
+    progress_init(&pr, cmd + strlen("experiment "), 1, !e->quiet);
+    e->cfg.progress = exp_progress;
+    e->cfg.progress_ctx = &pr;
+    double t0 = cli_now();
+    char err[256] = "";
+    int rc = fn(&e->cfg, arg, err, sizeof err);
+    progress_done(&pr);
+    e->cfg.progress = NULL;
+    *secs = cli_now() - t0;
+    return rc ? cli_error(cmd, "%s", err) : 0;
+}
+
+/* Opens the --csv file (stdout for "-"); NULL with a message on failure. */
+static FILE *exp_csv_open(const char *cmd, const char *path)
+{
+    if (!strcmp(path, "-"))
+        return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        cli_error(cmd, "cannot write %s: %m", path);
+    return f;
+}
+
+static int exp_csv_close(const char *cmd, const char *path, FILE *f)
+{
+    if (f == stdout)
+        return fflush(f) ? cli_error(cmd, "error writing CSV to stdout") : 0;
+    return fclose(f) ? cli_error(cmd, "error writing %s", path) : 0;
+}
+
+/* Parses argv with the common options plus `extra` (handled by fn_extra); returns -1 to go
+ * on, else the exit status. */
+typedef int (*ExtraOpt)(const char *cmd, int c, void *arg);
+static int exp_parse(const char *cmd, int argc, char **argv, const struct option *opts, ExpCli *e, ExtraOpt extra,
+                     void *arg, void (*usage)(FILE *, const ExpCli *))
+{
+    int c;
+    optind = 1;
+    while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
+        if (c == 'h') {
+            usage(stdout, e);
+            return 0;
+        }
+        int r = exp_common_opt(cmd, c, e);
+        if (r == 1)
+            r = extra ? extra(cmd, c, arg) : 2;
+        if (r)
+            return 2;
+    }
+    if (optind < argc)
+        return cli_fail(cmd, "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
+static void exp_print_common(FILE *f, const ExpCli *e)
+{
+    fprintf(f, EXP_COMMON_HELP, e->cfg.matches, e->cfg.games, e->cfg.sims);
+}
+
+static void exp_describe(const ExpCli *e, double secs)
+{
+    printf("%d games per match, seats reshuffled every %d, classes reset every %d; sims=%ld%s%s; seed %llu; %.1f s\n",
+           e->cfg.games, e->cfg.seat_change, e->cfg.class_reset, e->cfg.sims, *e->cfg.mc_opts ? " " : "",
+           e->cfg.mc_opts, (unsigned long long)e->cfg.seed, secs);
+}
+
+/* ---- bandits */
+
+static void bandits_usage(FILE *f, const ExpCli *e)
+{
+    fprintf(f, "usage: dhm experiment bandits [options]\n"
+               "Paper 001 Table 1 / Fig. 2: six mc players that differ only in the root bandit (ucb-root,\n"
+               "ucb1-tuned, thompson, ucb-v, kl-ucb, ucb2), five at a time: combination No.j leaves out the\n"
+               "(7-j)th (No.1 has no ucb2, No.6 no ucb-root). Each combination plays M matches of G games;\n"
+               "prints the matches each bandit won (first place; a shared first counts for each) and its\n"
+               "mean points per match. The paper's scale: --matches 100 --games 3000.\n\n");
+    exp_print_common(f, e);
+}
+
+static int bandits_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
+{
+    return exp_bandits(c, arg, err, errsz);
+}
+
+/* A bandit x combination table of v[combination][bandit] ("-" where left out), with a last
+ * column of the total or the mean over the five combinations a bandit played in. */
+static void combo_table(const BanditsResult *r, const double v[EXP_NBANDIT][EXP_NBANDIT], int prec, int mean)
+{
+    printf("%-12s", "bandit");
+    for (int j = 0; j < EXP_NBANDIT; j++)
+        printf(" %6s%d", "No.", j + 1);
+    printf(" %7s\n", mean ? "mean" : "total");
+    for (int b = 0; b < EXP_NBANDIT; b++) {
+        double sum = 0;
+        printf("%-12s", EXP_BANDITS[b]);
+        for (int j = 0; j < EXP_NBANDIT; j++) {
+            if (r->points[j][b] < 0) {
+                printf(" %7s", "-");
+                continue;
+            }
+            printf(" %7.*f", prec, v[j][b]);
+            sum += v[j][b];
+        }
+        printf(" %7.*f\n", prec, mean ? sum / (EXP_NBANDIT - 1) : sum);
+    }
+}
+
+static int bandits(int argc, char **argv)
+{
+    static const struct option opts[] = {EXP_COMMON_OPTS, {0, 0, 0, 0}};
+    const char *cmd = "experiment bandits";
+    ExpCli e = {.csv = NULL};
+    exp_config_default(&e.cfg);
+    int rc = exp_parse(cmd, argc, argv, opts, &e, NULL, NULL, bandits_usage);
+    if (rc >= 0)
+        return rc;
+    FILE *csv = e.csv ? exp_csv_open(cmd, e.csv) : NULL;
+    if (e.csv && !csv)
+        return 1;
+    BanditsResult r;
+    double secs;
+    if ((rc = exp_run(cmd, &e, bandits_fn, &r, &secs)))
+        return rc;
+    printf("root bandits (paper 001 Table 1): 6 combinations x %d match%s\n", e.cfg.matches,
+           e.cfg.matches == 1 ? "" : "es");
+    exp_describe(&e, secs);
+    double first[EXP_NBANDIT][EXP_NBANDIT];
+    for (int j = 0; j < EXP_NBANDIT; j++)
+        for (int b = 0; b < EXP_NBANDIT; b++)
+            first[j][b] = r.first[j][b];
+    printf("\nmatches won (first place)\n");
+    combo_table(&r, first, 0, 0);
+    printf("%-12s", "shared");
+    for (int j = 0; j < EXP_NBANDIT; j++)
+        printf(" %7d", r.shared[j]);
+    printf("\n\nmean points per match (Fig. 2; the average is %d)\n", 3 * e.cfg.games);
+    combo_table(&r, r.points, 1, 1);
+    if (csv) {
+        fprintf(csv, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n");
+        for (int j = 0; j < EXP_NBANDIT; j++)
+            for (int b = 0; b < EXP_NBANDIT; b++)
+                if (r.points[j][b] >= 0)
+                    fprintf(csv, "%d,%s,%d,%d,%d,%.3f,%.5f\n", j + 1, EXP_BANDITS[b], e.cfg.matches, e.cfg.games,
+                            r.first[j][b], r.points[j][b], r.points[j][b] / e.cfg.games);
+        return exp_csv_close(cmd, e.csv, csv);
+    }
+    return 0;
+}
+
+/* Splits a comma-separated list of numbers (ascending) into out; -1 on bad input. */
+static int parse_int_list(const char *s, int *out, int max)
+{
+    int n = 0;
+    while (*s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 100000000 || n == max || (*end && *end != ','))
+            return -1;
+        out[n++] = (int)v;
+        s = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+/* ---- choice */
+
+typedef struct ChoiceArgs {
+    const char *choice, *opponents, *checkpoints;
+    char opp[EXP_MAX_OPP][128];
+    const char *oppp[EXP_MAX_OPP];
+    int nopp, check[EXP_MAX_CHECK], ncheck;
+    ChoiceResult r;
+} ChoiceArgs;
+
+static void choice_usage(FILE *f, const ExpCli *e)
+{
+    fprintf(f, "usage: dhm experiment choice [options]\n"
+               "Paper 001 §6.3, Figs. 3-5: the choice bandit (mc:bandit=choice) against four copies of\n"
+               "one opponent, for each opponent; prints how often it used each inner bandit (games that\n"
+               "used it / games so far) at each checkpoint, averaged over the matches, and how it scored.\n"
+               "The paper's scale: --matches 115 --checkpoints 3000,5000,8000,10000,13000,15000.\n\n"
+               "  --player SPEC        the choice player (mc:bandit=choice)\n"
+               "  --opponents A,B,...  opponents, one match series each (simple,random)\n"
+               "  --checkpoints N,...  games at which to read the usage (500,1000,2000,3000); --games\n"
+               "                       defaults to the last one\n");
+    exp_print_common(f, e);
+}
+
+static int choice_opt(const char *cmd, int c, void *arg)
+{
+    (void)cmd;
+    ChoiceArgs *a = arg;
+    switch (c) {
+    case 'p': a->choice = optarg; return 0;
+    case 'o': a->opponents = optarg; return 0;
+    case 'k': a->checkpoints = optarg; return 0;
+    default: return 2;
+    }
+}
+
+static int choice_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
+{
+    ChoiceArgs *a = arg;
+    return exp_choice(c, a->choice, a->oppp, a->nopp, a->check, a->ncheck, &a->r, err, errsz);
+}
+
+static int choice(int argc, char **argv)
+{
+    static const struct option opts[] = {EXP_COMMON_OPTS,
+                                         {"player", required_argument, 0, 'p'},
+                                         {"opponents", required_argument, 0, 'o'},
+                                         {"checkpoints", required_argument, 0, 'k'},
+                                         {0, 0, 0, 0}};
+    const char *cmd = "experiment choice";
+    ExpCli e = {.csv = NULL};
+    exp_config_default(&e.cfg);
+    e.cfg.matches = 4;
+    e.cfg.games = 3000;
+    static ChoiceArgs a;
+    memset(&a, 0, sizeof a);
+    a.choice = "mc:bandit=choice";
+    a.opponents = "simple,random";
+    a.checkpoints = "500,1000,2000,3000";
+    int rc = exp_parse(cmd, argc, argv, opts, &e, choice_opt, &a, choice_usage);
+    if (rc >= 0)
+        return rc;
+    if ((a.nopp = player_split_list(a.opponents, a.opp, EXP_MAX_OPP)) < 1)
+        return cli_fail(cmd, "--opponents: a comma-separated list of 1 to %d player specs", EXP_MAX_OPP);
+    for (int o = 0; o < a.nopp; o++)
+        a.oppp[o] = a.opp[o];
+    if ((a.ncheck = parse_int_list(a.checkpoints, a.check, EXP_MAX_CHECK)) < 1)
+        return cli_fail(cmd, "--checkpoints: up to %d game numbers separated by commas", EXP_MAX_CHECK);
+    for (int k = 1; k < a.ncheck; k++)
+        if (a.check[k] <= a.check[k - 1])
+            return cli_fail(cmd, "--checkpoints must ascend");
+    if (!e.games_set)
+        e.cfg.games = a.check[a.ncheck - 1];
+    else if (a.check[a.ncheck - 1] > e.cfg.games)
+        return cli_fail(cmd, "checkpoint %d is past --games %d", a.check[a.ncheck - 1], e.cfg.games);
+    FILE *csv = e.csv ? exp_csv_open(cmd, e.csv) : NULL;
+    if (e.csv && !csv)
+        return 1;
+    double secs;
+    if ((rc = exp_run(cmd, &e, choice_fn, &a, &secs)))
+        return rc;
+    char spec[160];
+    exp_spec(spec, sizeof spec, a.choice, &e.cfg);
+    printf("choice bandit (paper 001 Figs. 3-5): %s against four copies of each opponent, %d match%s each\n", spec,
+           e.cfg.matches, e.cfg.matches == 1 ? "" : "es");
+    exp_describe(&e, secs);
+    for (int o = 0; o < a.nopp; o++) {
+        printf("\nvs 4 x %s: choice %.3f points/game, opponents %.3f; choice won %d of %d matches\n%-8s", a.opp[o],
+               a.r.choice_ppg[o], a.r.opp_ppg[o], a.r.choice_first[o], e.cfg.matches, "games");
+        for (int b = 0; b < MC_CHOICE_ARMS; b++)
+            printf(" %11s", bandit_name(MC_CHOICE_KINDS[b]));
+        printf("\n");
+        for (int k = 0; k < a.ncheck; k++) {
+            printf("%-8d", a.check[k]);
+            for (int b = 0; b < MC_CHOICE_ARMS; b++)
+                printf(" %11.3f", a.r.usage[o][k][b]);
+            printf("\n");
+        }
+    }
+    if (!csv)
+        return 0;
+    fprintf(csv, "opponent,games,bandit,usage_rate,usage_sd,matches,choice_points_per_game,opponent_points_per_game\n");
+    for (int o = 0; o < a.nopp; o++)
+        for (int k = 0; k < a.ncheck; k++)
+            for (int b = 0; b < MC_CHOICE_ARMS; b++)
+                fprintf(csv, "%s,%d,%s,%.5f,%.5f,%d,%.5f,%.5f\n", a.opp[o], a.check[k], bandit_name(MC_CHOICE_KINDS[b]),
+                        a.r.usage[o][k][b], a.r.usage_sd[o][k][b], e.cfg.matches, a.r.choice_ppg[o], a.r.opp_ppg[o]);
+    return exp_csv_close(cmd, e.csv, csv);
+}
+
+/* ---- desa */
+
+typedef struct DesaArgs {
+    const char *base, *others;
+    char other[3][128];
+    const char *otherp[3];
+    int matches[EXP_NDESA];
+    DesaRow r[EXP_NDESA];
+} DesaArgs;
+
+static void desa_usage(FILE *f, const ExpCli *e)
+{
+    fprintf(f, "usage: dhm experiment desa [options]\n"
+               "Paper 001 §7, Tables 4-5: for each DESA variant (sim, last, both) the DESA player (BASE\n"
+               "with desa=V, the paper's Sinobi), its base without DESA (Blauwereggen) and three other MC\n"
+               "players play M matches; prints the matches the DESA player scored more than its base (with\n"
+               "a two-sided sign test), the first places of each, and the mean points per match.\n"
+               "The paper's scale: --matches 100 --games 3000 (its Last row had 200 matches).\n\n"
+               "  --base SPEC          the base player (mc:bandit=ucb-root)\n"
+               "  --others A,B,C       the three other players (mc:bandit=ucb1-tuned,mc:bandit=ucb-v,\n"
+               "                       mc:bandit=thompson)\n");
+    exp_print_common(f, e);
+}
+
+static int desa_opt(const char *cmd, int c, void *arg)
+{
+    (void)cmd;
+    DesaArgs *a = arg;
+    switch (c) {
+    case 'b': a->base = optarg; return 0;
+    case 'o': a->others = optarg; return 0;
+    default: return 2;
+    }
+}
+
+static int desa_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
+{
+    DesaArgs *a = arg;
+    return exp_desa(c, a->base, a->otherp, a->matches, a->r, err, errsz);
+}
+
+static int desa(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        EXP_COMMON_OPTS, {"base", required_argument, 0, 'b'}, {"others", required_argument, 0, 'o'}, {0, 0, 0, 0}};
+    const char *cmd = "experiment desa";
+    ExpCli e = {.csv = NULL};
+    exp_config_default(&e.cfg);
+    e.cfg.matches = 10;
+    DesaArgs a;
+    memset(&a, 0, sizeof a);
+    a.base = "mc:bandit=ucb-root";
+    a.others = "mc:bandit=ucb1-tuned,mc:bandit=ucb-v,mc:bandit=thompson";
+    int rc = exp_parse(cmd, argc, argv, opts, &e, desa_opt, &a, desa_usage);
+    if (rc >= 0)
+        return rc;
+    if (strncmp(a.base, "mc", 2) || (a.base[2] && a.base[2] != ':') || strstr(a.base, ":desa="))
+        return cli_fail(cmd, "--base: an mc player without desa= (e.g. mc:bandit=ucb-root)");
+    if (player_split_list(a.others, a.other, 3) != 3)
+        return cli_fail(cmd, "--others: exactly three player specs separated by commas");
+    for (int i = 0; i < 3; i++)
+        a.otherp[i] = a.other[i];
+    for (int v = 0; v < EXP_NDESA; v++)
+        a.matches[v] = e.cfg.matches;
+    FILE *csv = e.csv ? exp_csv_open(cmd, e.csv) : NULL;
+    if (e.csv && !csv)
+        return 1;
+    double secs;
+    if ((rc = exp_run(cmd, &e, desa_fn, &a, &secs)))
+        return rc;
+    char base[160];
+    exp_spec(base, sizeof base, a.base, &e.cfg);
+    printf("DESA (paper 001 Tables 4-5): base %s; others %s\n", base, a.others);
+    exp_describe(&e, secs);
+    printf("\n%-8s %7s %16s %5s %16s %16s %8s\n", "variant", "matches", "beat base (rate)", "ties",
+           "DESA first", "base first", "sign p");
+    for (int v = 0; v < EXP_NDESA; v++) {
+        const DesaRow *r = &a.r[v];
+        double m = r->matches ? r->matches : 1;
+        printf("%-8s %7d %8d (%.3f) %5d %8d (%.3f) %8d (%.3f) %8.3f\n", EXP_DESA_VARIANTS[v], r->matches, r->wins,
+               r->wins / m, r->ties, r->desa_first, r->desa_first / m, r->base_first, r->base_first / m, r->p_value);
+    }
+    printf("\nmean points per match (Table 5)\n%-8s %10s %10s\n", "variant", "DESA", "base");
+    for (int v = 0; v < EXP_NDESA; v++)
+        printf("%-8s %10.1f %10.1f\n", EXP_DESA_VARIANTS[v], a.r[v].desa_points, a.r[v].base_points);
+    if (csv) {
+        fprintf(csv, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points,sign_p\n");
+        for (int v = 0; v < EXP_NDESA; v++) {
+            const DesaRow *r = &a.r[v];
+            fprintf(csv, "%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.6g\n", EXP_DESA_VARIANTS[v], r->matches, e.cfg.games,
+                    r->wins, r->ties, r->desa_first, r->base_first, r->desa_points, r->base_points, r->p_value);
+        }
+        return exp_csv_close(cmd, e.csv, csv);
+    }
+    return 0;
+}
+
 static const struct {
     const char *name;
     int (*fn)(int, char **);
     const char *help;
 } EXPERIMENTS[] = {
     {"virtual-game", virtual_game, "paper 002 §4: plain vs hand-corrected Elo on a virtual game"},
+    {"bandits", bandits, "paper 001 Table 1: the six root bandits, five at a time"},
+    {"choice", choice, "paper 001 Figs. 3-5: what the choice bandit learns to use"},
+    {"desa", desa, "paper 001 Tables 4-5: DESA players against their base"},
 };
 
 int cmd_experiment(int argc, char **argv)

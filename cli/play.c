@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "game and how often it reached each class.\n\n"
             "  --players LIST     five player specs NAME[:key=value...], comma separated\n"
             "                     (default simple,simple,simple,random,random; kinds: %s)\n"
+            "                     e.g. mc:bandit=ucb-v:sims=2000; every option: docs/players.md\n"
             "  --games N          games in the match (default 100)\n"
             "  --seed S           seed for dealing, seats and the players (default 1)\n"
             "  --seat-change K    new random seats at games with n mod K == 1 (default 3)\n"

@@ -23,6 +23,21 @@ void infoset_public(InfoSet *v, const GameState *g)
     }
 }
 
+void infoset_to_state(const InfoSet *v, const Cards hand[NPLAYERS], GameState *g)
+{
+    state_init(g, hand, v->seat, v->turn);
+    g->played = v->played;
+    g->table = v->table;
+    g->owner = v->owner;
+    g->passed = v->passed;
+    g->out = v->out;
+    g->nout = v->nout;
+    g->rev = v->rev;
+    g->lock = v->lock;
+    g->npass = v->npass;
+    memcpy(g->order, v->order, sizeof g->order);
+}
+
 void game_deal(const uint8_t seat[NPLAYERS], int dealer, Rng *rng, Cards hand[NPLAYERS])
 {
     /* A Fisher-Yates shuffle of the 53 cards, dealt one at a time around the seats starting

@@ -70,5 +70,8 @@ struct Player {
 
 /* Fills the public part of an InfoSet from a game state (the caller fills the rest). */
 void infoset_public(InfoSet *v, const GameState *g);
+/* The inverse, for simulations: a game state with the public part of v and the given hands
+ * (the caller's guesses for everyone but v->me). */
+void infoset_to_state(const InfoSet *v, const Cards hand[NPLAYERS], GameState *g);
 
 #endif

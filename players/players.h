@@ -48,8 +48,34 @@ uint64_t player_seed(uint64_t match_seed, int p);
 /* Constructors used by the registry (spec options already parsed by each). */
 int random_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int simple_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
+int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 
 /* Helpers shared by players: the strength of a column under revolution (higher = stronger). */
 static inline int col_strength(int col, int rev) { return rev ? 14 - col : col; }
+
+/* The `simple` player's preference (lower = better): melds without the joker first, then the
+ * weakest lowest card, then more cards at once. Also the default playout policy. */
+static inline long simple_key(Move m, int rev)
+{
+    int strength = m.type == MOVE_JOKER ? 20 : col_strength(rev ? move_high(m) : m.low, rev);
+    return (long)move_uses_joker(m) * 100000 + strength * 100 + (20 - m.n);
+}
+
+/* The simple choice among generated moves (a pass only when nothing else is there). */
+static inline Move simple_choose(const Move *mv, int n, int rev)
+{
+    Move best = move_pass();
+    long best_key = 0;
+    for (int i = 0; i < n; i++) {
+        if (mv[i].type == MOVE_PASS)
+            continue;
+        long k = simple_key(mv[i], rev);
+        if (best.type == MOVE_PASS || k < best_key) {
+            best = mv[i];
+            best_key = k;
+        }
+    }
+    return best;
+}
 
 #endif

@@ -14,30 +14,11 @@ typedef struct SimpleImpl {
     Move moves[MOVEGEN_MAX];
 } SimpleImpl;
 
-/* Lower key = preferred: joker use last, then weakest lowest card, then more cards. */
-static long simple_key(Move m, int rev)
-{
-    int strength = m.type == MOVE_JOKER ? 20 : col_strength(rev ? move_high(m) : m.low, rev);
-    return (long)move_uses_joker(m) * 100000 + strength * 100 + (20 - m.n);
-}
-
 static Move simple_play(Player *self, const InfoSet *v)
 {
     SimpleImpl *s = self->impl;
     int n = movegen(v->hand, v->table, v->rev, v->lock, s->moves);
-    Move best = move_pass();
-    long best_key = 0;
-    for (int i = 0; i < n; i++) {
-        Move m = s->moves[i];
-        if (m.type == MOVE_PASS)
-            continue;
-        long k = simple_key(m, v->rev);
-        if (best.type == MOVE_PASS || k < best_key) {
-            best = m;
-            best_key = k;
-        }
-    }
-    return best;
+    return simple_choose(s->moves, n, v->rev);
 }
 
 static Cards simple_exchange(Player *self, const InfoSet *v, int n)

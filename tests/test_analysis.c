@@ -3,10 +3,15 @@
  * are within 10 points of the paper's 1701 and 1607 and within 15 of its 1501 (the exact
  * equilibrium of this model is 1510.3, see docs/rating.md); the corrected method recovers
  * 1700 within 10 under both logarithms; with log10, plain Elo is far from the paper (gauss
- * and binary), which is why the experiment prints both. */
+ * and binary), which is why the experiment prints both.
+ * The MC experiments of paper 001 (bandits, choice, desa) at a tiny scale: what every match
+ * must satisfy whatever the players do (15 points per game shared out, usage rates summing to
+ * one, the table's shape), results independent of --jobs, and their bad input. */
 #include "testutil.h"
 
 #include <math.h>
+
+#include "analysis/mc_experiments.h"
 
 static double median_of(const char *json, const char *log, const char *p, const char *method)
 {
@@ -50,8 +55,169 @@ static void test_virtual_game(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+static void test_exp_spec_and_sign_test(void **state)
+{
+    (void)state;
+    ExpConfig c;
+    exp_config_default(&c);
+    c.sims = 40;
+    char b[160];
+    assert_int_equal(exp_spec(b, sizeof b, "mc:bandit=ucb-v", &c), 0);
+    assert_string_equal(b, "mc:bandit=ucb-v:sims=40");
+    assert_int_equal(exp_spec(b, sizeof b, "mc", &c), 0);
+    assert_string_equal(b, "mc:sims=40");
+    assert_int_equal(exp_spec(b, sizeof b, "mc:sims=7", &c), 0); /* the spec's own budget wins */
+    assert_string_equal(b, "mc:sims=7");
+    assert_int_equal(exp_spec(b, sizeof b, "mc:ms=5", &c), 0);
+    assert_string_equal(b, "mc:ms=5");
+    assert_int_equal(exp_spec(b, sizeof b, "simple", &c), 0);
+    assert_string_equal(b, "simple");
+    assert_int_equal(exp_spec(b, sizeof b, "mcx", &c), 0); /* not an mc player */
+    assert_string_equal(b, "mcx");
+    c.mc_opts = "eps=0.2";
+    assert_int_equal(exp_spec(b, sizeof b, "mc:bandit=ucb1", &c), 0);
+    assert_string_equal(b, "mc:bandit=ucb1:sims=40:eps=0.2");
+    assert_int_equal(exp_spec(b, 10, "mc:bandit=ucb1", &c), -1);
+    /* exact two-sided binomial tails (python: 2 * sum(comb(n, i)) / 2**n) */
+    NEAR(sign_test(0, 10), 0.001953125, 1e-12);
+    NEAR(sign_test(3, 10), 0.34375, 1e-12);
+    NEAR(sign_test(7, 10), 0.34375, 1e-12);
+    NEAR(sign_test(107, 200), 0.358003090624502, 1e-10); /* the paper's Last row, Table 4 */
+    NEAR(sign_test(55, 100), 0.36820161732669626, 1e-10);
+    NEAR(sign_test(5, 10), 1.0, 0);
+    NEAR(sign_test(0, 0), 1.0, 0);
+}
+
+/* Sums column `col` (1-based) of CSV rows whose first field is `key` (all rows when NULL). */
+static double csv_sum(const char *csv, const char *key, int col)
+{
+    double s = 0;
+    const char *line = strchr(csv, '\n');
+    while (line && line[1]) {
+        line++;
+        const char *end = strchr(line, '\n');
+        size_t kl = key ? strlen(key) : 0;
+        if (!key || (!strncmp(line, key, kl) && line[kl] == ',')) {
+            const char *f = line;
+            for (int i = 1; i < col && f; i++) {
+                f = strchr(f, ',');
+                f = f ? f + 1 : NULL;
+            }
+            if (f && (!end || f < end))
+                s += atof(f);
+        }
+        line = end;
+    }
+    return s;
+}
+
+static void test_bandits_experiment(void **state)
+{
+    (void)state;
+    static char a[1 << 14], b[1 << 14], out[1 << 14];
+    const char *args = "--matches 2 --games 9 --sims 8 --seed 3 --quiet --csv -";
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits %s --jobs 2", dhm_bin(), args), 0);
+    assert_non_null(strstr(out, "matches won (first place)"));
+    const char *csv = strstr(out, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n");
+    assert_non_null(csv);
+    snprintf(a, sizeof a, "%s", csv);
+    int rows = 0;
+    for (const char *p = a; (p = strchr(p, '\n')); p++)
+        rows++;
+    assert_int_equal(rows, 1 + 6 * 5); /* six combinations of five */
+    for (int j = 1; j <= 6; j++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", j);
+        NEAR(csv_sum(a, key, 6), 15.0 * 9, 1e-6); /* every game shares out 15 points */
+        double first = csv_sum(a, key, 5);
+        assert_true(first >= 2 && first <= 10); /* each match has a first place */
+    }
+    /* combination 1 leaves out ucb2, 6 leaves out ucb-root */
+    assert_null(strstr(a, "\n1,ucb2,"));
+    assert_null(strstr(a, "\n6,ucb-root,"));
+    assert_non_null(strstr(a, "\n6,ucb2,"));
+    assert_int_equal(run_cmd(b, sizeof b, "%s experiment bandits %s --jobs 1 | grep -A40 ^combination,", dhm_bin(),
+                             args),
+                     0);
+    assert_string_equal(a, b);
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits --matches 0 2>&1", dhm_bin()), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits --mc-opts frob=1 --games 2 --matches 1 2>&1",
+                             dhm_bin()),
+                     1);
+    assert_non_null(strstr(out, "frob"));
+}
+
+static void test_choice_experiment(void **state)
+{
+    (void)state;
+    static char out[1 << 14];
+    assert_int_equal(run_cmd(out, sizeof out,
+                             "%s experiment choice --matches 2 --checkpoints 5,12 --opponents simple,random --sims 6 "
+                             "--quiet --csv -",
+                             dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "vs 4 x simple"));
+    const char *csv = strstr(out, "opponent,games,bandit,usage_rate");
+    assert_non_null(csv);
+    /* at each checkpoint the five inner bandits' usage rates add up to one; by game 5 each
+     * was tried exactly once (untried arms first) */
+    for (int o = 0; o < 2; o++)
+        for (int k = 0; k < 2; k++) {
+            double sum = 0;
+            static const char *const names[5] = {"ucb-root", "ucb1-tuned", "thompson", "ucb-v", "kl-ucb"};
+            for (int i = 0; i < 5; i++) {
+                char key[64];
+                snprintf(key, sizeof key, "\n%s,%d,%s,", o ? "random" : "simple", k ? 12 : 5, names[i]);
+                const char *at = strstr(csv, key);
+                assert_non_null(at);
+                double r = atof(at + strlen(key));
+                if (!k)
+                    NEAR(r, 0.2, 1e-9);
+                sum += r;
+            }
+            NEAR(sum, 1.0, 1e-4);
+        }
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment choice --checkpoints 5,3 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(out, "ascend"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment choice --checkpoints 50 --games 10 2>&1", dhm_bin()), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment choice --player mc:bandit=ucb1 --checkpoints 2 2>&1",
+                             dhm_bin()),
+                     1);
+    assert_non_null(strstr(out, "not a choice-bandit player"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment choice --opponents frob --checkpoints 2 2>&1", dhm_bin()), 1);
+    assert_non_null(strstr(out, "frob"));
+}
+
+static void test_desa_experiment(void **state)
+{
+    (void)state;
+    static char out[1 << 14];
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --matches 2 --games 6 --sims 8 --quiet --csv -",
+                             dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "mean points per match (Table 5)"));
+    const char *csv = strstr(out, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points");
+    assert_non_null(csv);
+    static const char *const v[3] = {"sim", "last", "both"};
+    for (int i = 0; i < 3; i++) {
+        assert_true(csv_sum(csv, v[i], 2) == 2);
+        double wins = csv_sum(csv, v[i], 4), ties = csv_sum(csv, v[i], 5);
+        assert_true(wins + ties <= 2);
+        double pts = csv_sum(csv, v[i], 8) + csv_sum(csv, v[i], 9);
+        assert_true(pts >= 2 * 6 && pts <= 9 * 6); /* two players' points per game: 3..9 */
+    }
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --base mc:desa=last 2>&1", dhm_bin()), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --base mc:bandit=frob --games 2 --matches 1 2>&1",
+                             dhm_bin()),
+                     1);
+    assert_non_null(strstr(out, "ucb1-tuned")); /* lists the valid bandits */
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --others simple,simple 2>&1", dhm_bin()), 2);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_virtual_game)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_virtual_game), cmocka_unit_test(test_exp_spec_and_sign_test),
+                                       cmocka_unit_test(test_bandits_experiment), cmocka_unit_test(test_choice_experiment),
+                                       cmocka_unit_test(test_desa_experiment)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,18 @@ static void test_help_everywhere(void **state)
         n++;
     }
     assert_true(n >= 2);
+    /* and every experiment */
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment --help", dhm_bin()), 0);
+    assert_non_null(p = strstr(out, "experiments:"));
+    n = 0;
+    for (p = strchr(p, '\n') + 1; sscanf(p, " %31s", name) == 1 && *p == ' '; p = strchr(p, '\n') + 1) {
+        char o2[4096];
+        assert_int_equal(run_cmd(o2, sizeof o2, "%s experiment %s --help", dhm_bin(), name), 0);
+        if (!strstr(o2, "usage: dhm experiment"))
+            fail_msg("dhm experiment %s --help does not print a usage line", name);
+        n++;
+    }
+    assert_true(n >= 4);
     assert_int_equal(run_cmd(out, sizeof out, "%s frobnicate 2>&1", dhm_bin()), 2);
     assert_non_null(strstr(out, "unknown command"));
 }

@@ -397,22 +397,12 @@ static void test_simple_beats_random(void **state)
 {
     (void)state;
     Player *pl[5];
-    char err[128];
     const char *kinds[5] = {"simple", "random", "random", "random", "random"};
-    for (int p = 0; p < 5; p++)
-        assert_int_equal(player_create(kinds[p], player_seed(8, p), &pl[p], err, sizeof err), 0);
-    MatchConfig cfg;
-    match_config_default(&cfg);
-    cfg.games = 1000;
-    cfg.seed = 8;
-    GameRecord *rec = malloc(sizeof *rec);
     MatchResult res;
-    match_run(pl, &cfg, NULL, NULL, NULL, rec, &res);
+    test_match(kinds, 1000, 8, pl, &res);
     /* 3.0 is the mean; simple is far above the random players */
-    assert_true((double)res.points[0] / cfg.games > 3.8);
-    for (int p = 0; p < 5; p++)
-        player_destroy(pl[p]);
-    free(rec);
+    assert_true((double)res.points[0] / 1000 > 3.8);
+    test_players_free(pl);
 }
 
 int main(void)

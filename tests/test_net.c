@@ -586,6 +586,17 @@ static void test_client_against_garbage(void **state)
     assert_non_null(strstr(out, "protocol error"));
 }
 
+/* Starts `dhm connect` clients in the background, one after the other so they take the
+ * server's free seats in this order. */
+static void connect_clients(int port, const char *const *specs, int n, int seed)
+{
+    for (int i = 0; i < n; i++) {
+        run_cmd(NULL, 0, "%s connect --port %d --player %s --seed %d --quiet >/dev/null 2>&1 &", dhm_bin(), port,
+                specs[i], seed);
+        usleep(150000);
+    }
+}
+
 /* dhm serve + five dhm connect = the same match in-process. */
 static void test_end_to_end(void **state)
 {
@@ -597,11 +608,7 @@ static void test_end_to_end(void **state)
     snprintf(args, sizeof args, "--games 100 --seed 7 --json --record %s", rec);
     srv_start(&s, args);
     const char *specs[5] = {"random", "simple", "random", "simple", "simple"};
-    for (int i = 0; i < 5; i++) {
-        run_cmd(NULL, 0, "%s connect --port %d --player %s --seed 7 --quiet >/dev/null 2>&1 &", dhm_bin(), s.port,
-                specs[i]);
-        usleep(150000); /* connect in order */
-    }
+    connect_clients(s.port, specs, 5, 7);
     assert_int_equal(srv_wait(&s, 120), 0);
     char served[1 << 14];
     snprintf(served, sizeof served, "%s", slurp(s.out));
@@ -621,6 +628,29 @@ static void test_end_to_end(void **state)
     run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
 
+/* Monte Carlo players behind `dhm connect` and in `dhm serve` seats decide exactly as in
+ * process: a client rebuilds from the tables the same information set the engine gives (the
+ * exchange included), and each player's RNG stream depends only on (seed, player number). */
+static void test_mc_players_over_the_network(void **state)
+{
+    (void)state;
+    Srv s;
+    char out[1 << 14];
+    srv_start(&s, "--games 40 --seed 9 --json --seats mc:sims=30,remote,simple,remote,simple");
+    const char *remote[2] = {"mc:bandit=ucb-root:sims=30:desa=last", "mc:bandit=choice:sims=20"};
+    connect_clients(s.port, remote, 2, 9);
+    assert_int_equal(srv_wait(&s, 120), 0);
+    char served[1 << 14];
+    snprintf(served, sizeof served, "%s", slurp(s.out));
+    assert_int_equal(run_cmd(out, sizeof out,
+                             "%s play --players mc:sims=30,%s,simple,%s,simple --games 40 --seed 9 --json --quiet",
+                             dhm_bin(), remote[0], remote[1]),
+                     0);
+    for (int p = 0; p < 5; p++)
+        assert_int_equal(json_long(served, "\"total\": ", p), json_long(out, "\"total\": ", p));
+    run_cmd(NULL, 0, "rm -rf %s", s.dir);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -633,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_port_in_use_and_bad_input),
         cmocka_unit_test(test_client_against_garbage),
         cmocka_unit_test(test_end_to_end),
+        cmocka_unit_test(test_mc_players_over_the_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,7 +88,9 @@ static const char *POOL = "# six built-in players\n"
 static void test_jobs_do_not_change_results(void **state)
 {
     (void)state;
-    write_file("pool.txt", POOL);
+    char pool[512];
+    snprintf(pool, sizeof pool, "%sm1 mc:bandit=ucb-v:sims=8\n", POOL); /* a Monte Carlo player too */
+    write_file("pool.txt", pool);
     char out[8192];
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 24 --games 200 --seed 9 "
                                               "--jobs 1 --db j1.sqlite --records --quiet",

@@ -17,6 +17,9 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include "game/match.h"
+#include "players/players.h"
+
 /* Fails with both values when |x - want| > tol. */
 #define NEAR(x, want, tol)                                                                                         \
     do {                                                                                                           \
@@ -75,6 +78,31 @@ static inline const char *test_tmpdir(char *buf, size_t n)
 {
     snprintf(buf, n, "/tmp/dhm-test-XXXXXX");
     return mkdtemp(buf);
+}
+
+/* Plays a match in-process among five player specs, each player seeded as every match
+ * seeds it. The players come back in pl so that tests can ask them about the match; free
+ * them with test_players_free. */
+static inline void test_match(const char *const specs[5], int games, uint64_t seed, Player *pl[5], MatchResult *res)
+{
+    char err[256];
+    for (int p = 0; p < 5; p++)
+        if (player_create(specs[p], player_seed(seed, p), &pl[p], err, sizeof err))
+            fail_msg("%s: %s", specs[p], err);
+    MatchConfig cfg;
+    match_config_default(&cfg);
+    cfg.games = games;
+    cfg.seed = seed;
+    GameRecord *rec = malloc(sizeof *rec);
+    assert_non_null(rec);
+    assert_int_equal(match_run(pl, &cfg, NULL, NULL, NULL, rec, res), 0);
+    free(rec);
+}
+
+static inline void test_players_free(Player *pl[5])
+{
+    for (int p = 0; p < 5; p++)
+        player_destroy(pl[p]);
 }
 
 #endif

@@ -8,15 +8,16 @@ mkdir -p "$OUT"
 rm -f "$OUT/demo.sqlite" "$OUT/demo.sqlite-wal" "$OUT/demo.sqlite-shm"
 cat > "$OUT/pool.txt" <<'POOL'
 # name   player
-simple   simple
+mc100    mc:bandit=ucb1-tuned:sims=100
+mc30     mc:bandit=ucb-root:sims=30
+simple1  simple
+simple2  simple
 random1  random
 random2  random
 random3  random
-random4  random
-random5  random
 POOL
-echo "== dhm tournament: 60 sets of 1000 games, 5 of the 6 players per set, 2 jobs"
-"$DHM" tournament --pool "$OUT/pool.txt" --sets 60 --games 1000 --seed 1 --jobs 2 --db "$OUT/demo.sqlite"
+echo "== dhm tournament: 60 sets of 300 games, 5 of the 7 players per set, 2 jobs"
+"$DHM" tournament --pool "$OUT/pool.txt" --sets 60 --games 300 --seed 1 --jobs 2 --db "$OUT/demo.sqlite"
 echo
 echo "== dhm rate: the set-wise method with Elo, Glicko, Glicko-2 and TrueSkill inside"
 "$DHM" rate --db "$OUT/demo.sqlite" --method se,sg,sg2,sts --mse --transitivity --top 3

@@ -1,0 +1,286 @@
+/* mc_experiments.c — paper 001's experiments (see mc_experiments.h). */
+#include "analysis/mc_experiments.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/runner.h"
+#include "players/players.h"
+
+const char *const EXP_BANDITS[EXP_NBANDIT] = {"ucb-root", "ucb1-tuned", "thompson", "ucb-v", "kl-ucb", "ucb2"};
+const char *const EXP_DESA_VARIANTS[EXP_NDESA] = {"sim", "last", "both"};
+
+void exp_config_default(ExpConfig *c)
+{
+    memset(c, 0, sizeof *c);
+    MatchConfig m;
+    match_config_default(&m);
+    c->matches = 6;
+    c->games = 100;
+    c->sims = 100;
+    c->mc_opts = "";
+    c->seat_change = m.seat_change;
+    c->class_reset = m.class_reset;
+    c->seed = 1;
+    c->jobs = 2;
+}
+
+/* Does the spec set option `key`? (":key=" after the name.) */
+static int spec_has(const char *spec, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = strchr(spec, ':'); p; p = strchr(p + 1, ':'))
+        if (!strncmp(p + 1, key, kl) && p[1 + kl] == '=')
+            return 1;
+    return 0;
+}
+
+int exp_spec(char *out, size_t n, const char *spec, const ExpConfig *c)
+{
+    int mc = !strncmp(spec, "mc", 2) && (spec[2] == 0 || spec[2] == ':');
+    int len = snprintf(out, n, "%s", spec);
+    if (mc && !spec_has(spec, "sims") && !spec_has(spec, "ms"))
+        len += snprintf(out + len, len < (int)n ? n - (size_t)len : 0, ":sims=%ld", c->sims);
+    if (mc && c->mc_opts && *c->mc_opts)
+        len += snprintf(out + len, len < (int)n ? n - (size_t)len : 0, ":%s", c->mc_opts);
+    return len < (int)n ? 0 : -1;
+}
+
+/* A job with the five specs (as exp_spec makes them) and the seed of cell `cell`, match m. */
+static int make_job(MatchJob *j, const ExpConfig *c, const char *const spec[NPLAYERS], int cell, int m, char *err,
+                    size_t errsz)
+{
+    memset(j, 0, sizeof *j);
+    for (int p = 0; p < NPLAYERS; p++)
+        if (exp_spec(j->spec[p], sizeof j->spec[p], spec[p], c))
+            return snprintf(err, errsz, "player spec too long: %s", spec[p]), -1;
+    match_config_default(&j->cfg);
+    j->cfg.games = c->games;
+    j->cfg.seat_change = c->seat_change;
+    j->cfg.class_reset = c->class_reset;
+    j->cfg.seed = rng_derive(c->seed, 0x6578 + (uint64_t)cell, (uint64_t)m);
+    return 0;
+}
+
+/* Checks every spec once (a clear error before any match starts). */
+static int check_specs(MatchJob *jobs, int n, char *err, size_t errsz)
+{
+    for (int p = 0; p < NPLAYERS && n > 0; p++) {
+        Player *pl;
+        if (player_create(jobs[0].spec[p], 1, &pl, err, errsz))
+            return -1;
+        player_destroy(pl);
+    }
+    return 0;
+}
+
+static int run(const ExpConfig *c, MatchJob *jobs, int n, char *err, size_t errsz)
+{
+    if (check_specs(jobs, n, err, errsz))
+        return -1;
+    if (run_matches(jobs, n, c->jobs, c->progress, c->progress_ctx)) {
+        for (int i = 0; i < n; i++)
+            if (jobs[i].failed)
+                return snprintf(err, errsz, "%s", jobs[i].err), -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- bandits */
+
+int exp_bandits(const ExpConfig *c, BanditsResult *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    int n = EXP_NBANDIT * c->matches;
+    MatchJob *jobs = calloc((size_t)n, sizeof *jobs);
+    if (!jobs)
+        return snprintf(err, errsz, "out of memory"), -1;
+    int idx[EXP_NBANDIT][NPLAYERS]; /* combination -> the bandit index of each player */
+    for (int j = 0; j < EXP_NBANDIT; j++) {
+        int left_out = EXP_NBANDIT - 1 - j, k = 0;
+        char spec[NPLAYERS][64];
+        const char *sp[NPLAYERS];
+        for (int b = 0; b < EXP_NBANDIT; b++)
+            if (b != left_out) {
+                idx[j][k] = b;
+                snprintf(spec[k], sizeof spec[k], "mc:bandit=%s", EXP_BANDITS[b]);
+                sp[k] = spec[k];
+                k++;
+            }
+        for (int m = 0; m < c->matches; m++)
+            if (make_job(&jobs[j * c->matches + m], c, sp, j, m, err, errsz))
+                return free(jobs), -1;
+    }
+    if (run(c, jobs, n, err, errsz))
+        return free(jobs), -1;
+    for (int j = 0; j < EXP_NBANDIT; j++) {
+        for (int m = 0; m < c->matches; m++) {
+            const MatchResult *r = &jobs[j * c->matches + m].res;
+            int win[NPLAYERS];
+            if (match_winners(r, win) > 1)
+                out->shared[j]++;
+            for (int p = 0; p < NPLAYERS; p++) {
+                int b = idx[j][p];
+                out->first[j][b] += win[p];
+                out->points[j][b] += (double)r->points[p] / c->matches;
+            }
+        }
+        out->points[j][EXP_NBANDIT - 1 - j] = -1;
+    }
+    free(jobs);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- choice */
+
+typedef struct ChoiceCtx {
+    const int *checkpoints;
+    int ncheck;
+    double (*rate)[MC_CHOICE_ARMS]; /* [checkpoint][arm] of this match */
+} ChoiceCtx;
+
+static void choice_on_game(MatchJob *job, const GameRecord *rec, const MatchResult *sofar,
+                           Player *const pl[NPLAYERS])
+{
+    (void)rec;
+    ChoiceCtx *c = job->ctx;
+    for (int k = 0; k < c->ncheck; k++)
+        if (c->checkpoints[k] == sofar->games) {
+            long use[MC_CHOICE_ARMS];
+            if (mc_choice_usage(pl[0], use) == 0)
+                for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                    c->rate[k][a] = (double)use[a] / sofar->games;
+        }
+}
+
+int exp_choice(const ExpConfig *c, const char *choice, const char *const *opp, int nopp, const int *checkpoints,
+               int ncheck, ChoiceResult *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    if (nopp < 1 || nopp > EXP_MAX_OPP || ncheck < 1 || ncheck > EXP_MAX_CHECK)
+        return snprintf(err, errsz, "1..%d opponents and 1..%d checkpoints", EXP_MAX_OPP, EXP_MAX_CHECK), -1;
+    for (int k = 0; k < ncheck; k++)
+        if (checkpoints[k] < 1 || checkpoints[k] > c->games || (k && checkpoints[k] <= checkpoints[k - 1]))
+            return snprintf(err, errsz, "checkpoints must ascend within 1..%d games", c->games), -1;
+    int n = nopp * c->matches;
+    MatchJob *jobs = calloc((size_t)n, sizeof *jobs);
+    ChoiceCtx *ctx = calloc((size_t)n, sizeof *ctx);
+    double(*rate)[EXP_MAX_CHECK][MC_CHOICE_ARMS] = calloc((size_t)n, sizeof *rate);
+    int rc = -1;
+    if (!jobs || !ctx || !rate) {
+        snprintf(err, errsz, "out of memory");
+        goto done;
+    }
+    for (int o = 0; o < nopp; o++) {
+        const char *sp[NPLAYERS] = {choice, opp[o], opp[o], opp[o], opp[o]};
+        for (int m = 0; m < c->matches; m++) {
+            int i = o * c->matches + m;
+            if (make_job(&jobs[i], c, sp, o, m, err, errsz))
+                goto done;
+            ctx[i] = (ChoiceCtx){checkpoints, ncheck, rate[i]};
+            jobs[i].on_game = choice_on_game;
+            jobs[i].ctx = &ctx[i];
+        }
+    }
+    {
+        Player *pl;
+        if (player_create(jobs[0].spec[0], 1, &pl, err, errsz))
+            goto done;
+        long use[MC_CHOICE_ARMS];
+        int is_choice = mc_choice_usage(pl, use) == 0;
+        player_destroy(pl);
+        if (!is_choice) {
+            snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", choice);
+            goto done;
+        }
+    }
+    if (run(c, jobs, n, err, errsz))
+        goto done;
+    for (int o = 0; o < nopp; o++) {
+        for (int m = 0; m < c->matches; m++) {
+            int i = o * c->matches + m;
+            const MatchResult *r = &jobs[i].res;
+            int win[NPLAYERS];
+            match_winners(r, win);
+            out->choice_first[o] += win[0];
+            out->choice_ppg[o] += (double)r->points[0] / r->games / c->matches;
+            for (int p = 1; p < NPLAYERS; p++)
+                out->opp_ppg[o] += (double)r->points[p] / r->games / c->matches / 4;
+            for (int k = 0; k < ncheck; k++)
+                for (int a = 0; a < MC_CHOICE_ARMS; a++) {
+                    out->usage[o][k][a] += rate[i][k][a] / c->matches;
+                    out->usage_sd[o][k][a] += rate[i][k][a] * rate[i][k][a];
+                }
+        }
+        for (int k = 0; k < ncheck; k++)
+            for (int a = 0; a < MC_CHOICE_ARMS; a++) {
+                double mean = out->usage[o][k][a], var = out->usage_sd[o][k][a] / c->matches - mean * mean;
+                out->usage_sd[o][k][a] = c->matches > 1 && var > 0 ? sqrt(var * c->matches / (c->matches - 1)) : 0;
+            }
+    }
+    rc = 0;
+done:
+    free(jobs);
+    free(ctx);
+    free(rate);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- desa */
+
+double sign_test(int k, int n)
+{
+    if (n <= 0)
+        return 1;
+    if (k > n - k)
+        k = n - k;
+    /* P(X <= k) doubled, in logs to stay exact for large n */
+    double sum = 0, l0 = lgamma(n + 1.0) - n * log(2.0);
+    for (int i = 0; i <= k; i++)
+        sum += exp(l0 - lgamma(i + 1.0) - lgamma(n - i + 1.0));
+    double p = 2 * sum; /* exceeds 1 when k = n/2 */
+    return p > 1 ? 1 : p;
+}
+
+int exp_desa(const ExpConfig *c, const char *base, const char *const others[3], const int matches[EXP_NDESA],
+             DesaRow out[EXP_NDESA], char *err, size_t errsz)
+{
+    memset(out, 0, EXP_NDESA * sizeof *out);
+    int n = 0;
+    for (int v = 0; v < EXP_NDESA; v++)
+        n += matches[v];
+    MatchJob *jobs = calloc((size_t)(n ? n : 1), sizeof *jobs);
+    if (!jobs)
+        return snprintf(err, errsz, "out of memory"), -1;
+    char desa[EXP_NDESA][160];
+    for (int v = 0, i = 0; v < EXP_NDESA; v++) {
+        if ((size_t)snprintf(desa[v], sizeof desa[v], "%s:desa=%s", base, EXP_DESA_VARIANTS[v]) >= sizeof desa[v])
+            return free(jobs), snprintf(err, errsz, "player spec too long: %s", base), -1;
+        const char *sp[NPLAYERS] = {desa[v], base, others[0], others[1], others[2]};
+        for (int m = 0; m < matches[v]; m++, i++)
+            if (make_job(&jobs[i], c, sp, v, m, err, errsz))
+                return free(jobs), -1;
+    }
+    if (n && run(c, jobs, n, err, errsz))
+        return free(jobs), -1;
+    for (int v = 0, i = 0; v < EXP_NDESA; v++) {
+        DesaRow *row = &out[v];
+        row->matches = matches[v];
+        for (int m = 0; m < matches[v]; m++, i++) {
+            const MatchResult *r = &jobs[i].res;
+            int win[NPLAYERS];
+            match_winners(r, win);
+            row->wins += r->points[0] > r->points[1];
+            row->ties += r->points[0] == r->points[1];
+            row->desa_first += win[0];
+            row->base_first += win[1];
+            row->desa_points += (double)r->points[0] / matches[v];
+            row->base_points += (double)r->points[1] / matches[v];
+        }
+        row->p_value = sign_test(row->wins, row->matches - row->ties);
+    }
+    free(jobs);
+    return 0;
+}

@@ -1,0 +1,197 @@
+/* bandit.c — the root bandits (see bandit.h for the formulas). */
+#include "players/bandit.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const NAMES[B_NKINDS] = {"ucb1", "ucb1-tuned", "ucb-root", "ucb-v", "thompson", "kl-ucb", "ucb2"};
+
+const char *bandit_name(BanditKind k) { return (unsigned)k < B_NKINDS ? NAMES[k] : "?"; }
+
+int bandit_parse(const char *name)
+{
+    for (int i = 0; i < B_NKINDS; i++)
+        if (!strcmp(name, NAMES[i]))
+            return i;
+    return -1;
+}
+
+void bandit_params_default(BanditParams *p)
+{
+    p->root_c = 0.7;
+    p->v_zeta = 0.5;
+    p->v_c = 2.0;
+    p->v_b = 1.0;
+    p->kl_c = 0.0;
+    p->ucb2_alpha = 0.1;
+}
+
+void bandit_init(Bandit *b, BanditKind kind, const BanditParams *p, int arms)
+{
+    b->kind = kind;
+    b->p = *p;
+    b->k = arms > BANDIT_MAX_ARMS ? BANDIT_MAX_ARMS : arms;
+    b->total = 0;
+    b->run_arm = -1;
+    b->run_left = 0;
+    memset(b->arm, 0, (size_t)b->k * sizeof b->arm[0]);
+}
+
+double kl_bernoulli(double p, double q)
+{
+    const double e = 1e-15;
+    p = p < e ? e : p > 1 - e ? 1 - e : p;
+    q = q < e ? e : q > 1 - e ? 1 - e : q;
+    return p * log(p / q) + (1 - p) * log((1 - p) / (1 - q));
+}
+
+double klucb_bound(double p, double delta)
+{
+    if (delta <= 0)
+        return p;
+    if (p >= 1)
+        return 1;
+    if (p <= 0)
+        return 1 - exp(-delta); /* exact when p = 0 */
+    /* Newton on f(q) = d(p, q) - delta, f'(q) = (q - p) / (q (1 - q)), from the Pinsker bound
+     * p + sqrt(delta / 2), which lies above the root: f is convex and increasing on [p, 1), so
+     * the iterates decrease monotonically to it. */
+    double q = p + sqrt(delta / 2);
+    if (q >= 1 - 1e-12)
+        q = 1 - 1e-12;
+    for (int i = 0; i < 40; i++) {
+        double f = kl_bernoulli(p, q) - delta;
+        if (f <= 1e-13)
+            break;
+        double step = f * q * (1 - q) / (q - p);
+        double nq = q - step;
+        if (!(nq > p))
+            break;
+        q = nq;
+        if (step < 1e-12)
+            break;
+    }
+    if (kl_bernoulli(p, q) > delta + 1e-9) { /* safeguard: bisection on [p, q] */
+        double lo = p, hi = q;
+        for (int i = 0; i < 60; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (kl_bernoulli(p, mid) > delta)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        q = lo;
+    }
+    return q;
+}
+
+static long ucb2_tau(double alpha, int r) { return (long)ceil(pow(1 + alpha, r)); }
+
+double bandit_index(const Bandit *b, int a)
+{
+    const Arm *x = &b->arm[a];
+    const double n = x->n, N = b->total > 1 ? (double)b->total : 1.0, mean = x->sum / n;
+    switch (b->kind) {
+    case B_UCB1:
+        return mean + sqrt(2 * log(N) / n);
+    case B_UCB1_TUNED: {
+        double v = x->sum2 / n - mean * mean + sqrt(2 * log(N) / n);
+        return mean + sqrt(log(N) / n * (v < 0.25 ? v : 0.25));
+    }
+    case B_UCB_ROOT:
+        return mean + b->p.root_c * sqrt(sqrt(N) / n);
+    case B_UCB_V: {
+        double var = x->sum2 / n - mean * mean, e = b->p.v_zeta * log(N);
+        if (var < 0)
+            var = 0;
+        return mean + sqrt(2 * var * e / n) + b->p.v_c * 3 * b->p.v_b * e / n;
+    }
+    case B_KL_UCB: {
+        double ll = log(N) > 1 ? log(log(N)) : 0;
+        return klucb_bound(mean, (log(N) + b->p.kl_c * ll) / n);
+    }
+    case B_UCB2: {
+        double tau = (double)ucb2_tau(b->p.ucb2_alpha, x->r);
+        double l = log(M_E * N / tau);
+        return mean + sqrt((1 + b->p.ucb2_alpha) * (l > 0 ? l : 0) / (2 * tau));
+    }
+    default:
+        return mean;
+    }
+}
+
+int bandit_select(Bandit *b, Rng *rng, const double *bonus)
+{
+    for (int a = 0; a < b->k; a++)
+        if (!b->arm[a].n)
+            return a;
+    if (b->kind == B_UCB2 && b->run_left > 0)
+        return b->run_arm;
+    int best = 0;
+    double bv = -INFINITY;
+    for (int a = 0; a < b->k; a++) {
+        double v = b->kind == B_THOMPSON ? beta_draw(rng, b->arm[a].s + 1, b->arm[a].f + 1) : bandit_index(b, a);
+        if (bonus)
+            v += bonus[a];
+        if (v > bv) {
+            bv = v;
+            best = a;
+        }
+    }
+    if (b->kind == B_UCB2) { /* start an epoch: tau(r+1) - tau(r) pulls, at least one */
+        Arm *x = &b->arm[best];
+        long len = ucb2_tau(b->p.ucb2_alpha, x->r + 1) - ucb2_tau(b->p.ucb2_alpha, x->r);
+        x->r++;
+        b->run_arm = best;
+        b->run_left = (int)(len < 1 ? 1 : len);
+    }
+    return best;
+}
+
+void bandit_update(Bandit *b, int a, double reward, Rng *rng)
+{
+    Arm *x = &b->arm[a];
+    x->n++;
+    x->sum += reward;
+    x->sum2 += reward * reward;
+    b->total++;
+    if (b->kind == B_THOMPSON) { /* Bernoulli trick (Agrawal & Goyal, Algorithm 2) */
+        double r = rng_double(rng) < reward ? 1.0 : 0.0;
+        x->s += r;
+        x->f += 1 - r;
+    }
+    if (b->kind == B_UCB2 && b->run_arm == a && b->run_left > 0)
+        b->run_left--;
+}
+
+double normal_draw(Rng *rng)
+{
+    double u = rng_double(rng), v = rng_double(rng);
+    return sqrt(-2.0 * log(1.0 - u)) * cos(2.0 * M_PI * v);
+}
+
+double gamma_draw(Rng *rng, double shape)
+{
+    if (shape < 1) { /* boost: G(a) = G(a + 1) U^(1/a) */
+        double u = rng_double(rng);
+        return gamma_draw(rng, shape + 1) * pow(u > 0 ? u : 1e-300, 1.0 / shape);
+    }
+    double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9 * d);
+    for (;;) {
+        double x, v;
+        do {
+            x = normal_draw(rng);
+            v = 1 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        double u = rng_double(rng);
+        if (u < 1 - 0.0331 * x * x * x * x || log(u > 0 ? u : 1e-300) < 0.5 * x * x + d * (1 - v + log(v)))
+            return d * v;
+    }
+}
+
+double beta_draw(Rng *rng, double a, double b)
+{
+    double x = gamma_draw(rng, a), y = gamma_draw(rng, b);
+    return x + y > 0 ? x / (x + y) : 0.5;
+}

@@ -1,0 +1,40 @@
+/* mc.h — the Monte Carlo player `mc` (players/mc.c) and what its tests and experiments need.
+ *
+ * Spec: mc[:bandit=B][:sims=N][:ms=T][:desa=sim|last|both][:key=value...] — see
+ * docs/players.md or `dhm play --help`. The player decides plays and the rich players'
+ * exchanges by simulation: each simulation samples the unseen cards into the opponents'
+ * hands consistently with the information set, plays the game out with a fast policy and
+ * scores the final class; a root bandit chooses which candidate to simulate next.
+ */
+#ifndef DHM_MC_H
+#define DHM_MC_H
+
+#include "game/player.h"
+#include "players/bandit.h"
+
+/* Samples the cards v->me cannot see into the opponents' hands: exactly count[p] cards for
+ * each opponent p, never a card in v->hand or already played, and the known ones where they
+ * are known — the cards this player gave in the exchange (rich) are in its partner's hand,
+ * the cards taken from it (poor) in the rich partner's hand unless handed back, and the
+ * diamond 3, until played, with the player who led the game. hand[v->me] = v->hand.
+ * Returns 0, or -1 when the counts cannot be met (then every opponent hand is still filled
+ * uniformly). */
+int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards hand[NPLAYERS]);
+
+/* The fast playout policy: the simple choice, or a uniformly random legal move with
+ * probability eps. Plays the game in g to its end and returns the number of decisions. */
+long mc_playout(GameState *g, Rng *rng, double eps, long *legal_sum);
+
+/* DESA (paper 001 Algorithm 2): m_i = leaf_sum_i / n_i, DESA_i = m_i / sum_j m_j (0 for
+ * candidates not simulated). leaf_sum_i adds up, over candidate i's playouts, the number of
+ * legal moves of every player to move. */
+void mc_desa_values(int k, const double *leaf_sum, const int *n, double *out);
+
+/* The choice bandit's inner bandits (paper 001 §6.1): UCB-root, UCB1-Tuned, Thompson, UCB-V,
+ * KL-UCB. */
+#define MC_CHOICE_ARMS 5
+extern const BanditKind MC_CHOICE_KINDS[MC_CHOICE_ARMS];
+/* How often each inner bandit was chosen so far (an mc:bandit=choice player), else -1. */
+int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS]);
+
+#endif
