@@ -272,7 +272,11 @@ static void print_ratings(FILE *f, const Results *res, const H2H *h, const Metho
     }
 
     /* tables for people */
-    fprintf(f, "%ld sets, %ld games, %d players; ", res->nsets, res->ngames, n);
+    if (res->nsets)
+        fprintf(f, "%ld sets, ", res->nsets);
+    if (res->ngames)
+        fprintf(f, "%ld games, ", res->ngames);
+    fprintf(f, "%d players; ", n);
     for (int m = 0; m < nm; m++)
         fprintf(f, "%s%s", m ? ", " : "methods ", method_name(mr[m].id));
     fprintf(f, " (set-wise %s)\n", o->prm.sequential ? "sequential" : "averaged");
