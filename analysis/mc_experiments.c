@@ -15,15 +15,12 @@ const char *const EXP_DESA_VARIANTS[EXP_NDESA] = {"sim", "last", "both"};
 void exp_config_default(ExpConfig *c)
 {
     memset(c, 0, sizeof *c);
-    MatchConfig m;
-    match_config_default(&m);
+    match_config_default(&c->match);
     c->matches = 6;
-    c->games = 100;
+    c->match.games = 100;
+    c->match.seed = 1;
     c->sims = 100;
     c->mc_opts = "";
-    c->seat_change = m.seat_change;
-    c->class_reset = m.class_reset;
-    c->seed = 1;
     c->jobs = 2;
 }
 
@@ -56,11 +53,8 @@ static int make_job(MatchJob *j, const ExpConfig *c, const char *const spec[NPLA
     for (int p = 0; p < NPLAYERS; p++)
         if (exp_spec(j->spec[p], sizeof j->spec[p], spec[p], c))
             return snprintf(err, errsz, "player spec too long: %s", spec[p]), -1;
-    match_config_default(&j->cfg);
-    j->cfg.games = c->games;
-    j->cfg.seat_change = c->seat_change;
-    j->cfg.class_reset = c->class_reset;
-    j->cfg.seed = rng_derive(c->seed, 0x6578 + (uint64_t)cell, (uint64_t)m);
+    j->cfg = c->match;
+    j->cfg.seed = rng_derive(c->match.seed, 0x6578 + (uint64_t)cell, (uint64_t)m);
     return 0;
 }
 
@@ -162,8 +156,8 @@ int exp_choice(const ExpConfig *c, const char *choice, const char *const *opp, i
     if (nopp < 1 || nopp > EXP_MAX_OPP || ncheck < 1 || ncheck > EXP_MAX_CHECK)
         return snprintf(err, errsz, "1..%d opponents and 1..%d checkpoints", EXP_MAX_OPP, EXP_MAX_CHECK), -1;
     for (int k = 0; k < ncheck; k++)
-        if (checkpoints[k] < 1 || checkpoints[k] > c->games || (k && checkpoints[k] <= checkpoints[k - 1]))
-            return snprintf(err, errsz, "checkpoints must ascend within 1..%d games", c->games), -1;
+        if (checkpoints[k] < 1 || checkpoints[k] > c->match.games || (k && checkpoints[k] <= checkpoints[k - 1]))
+            return snprintf(err, errsz, "checkpoints must ascend within 1..%d games", c->match.games), -1;
     int n = nopp * c->matches;
     MatchJob *jobs = calloc((size_t)n, sizeof *jobs);
     ChoiceCtx *ctx = calloc((size_t)n, sizeof *ctx);

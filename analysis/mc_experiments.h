@@ -12,14 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game/match.h"
 #include "players/mc.h"
 
 typedef struct ExpConfig {
-    int matches, games; /* per cell (combination, opponent, DESA variant) */
-    long sims;          /* given to every mc spec that sets neither sims nor ms */
+    int matches;         /* per cell (combination, opponent, DESA variant) */
+    MatchConfig match;   /* games per match, seat change, class reset; its seed seeds the run */
+    long sims;           /* given to every mc spec that sets neither sims nor ms */
     const char *mc_opts; /* more ":key=value" for those specs ("" or NULL: none) */
-    int seat_change, class_reset;
-    uint64_t seed;
     int jobs;
     void (*progress)(void *ctx, long games_done, long games_total); /* may be NULL */
     void *progress_ctx;

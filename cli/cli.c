@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "players/mc.h"
+#include "record/kifu.h"
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
 {
@@ -85,6 +86,41 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m)
+{
+    long v;
+    switch (c) {
+    case CLI_O_GAMES:
+        if (cli_long(cmd, "--games", arg, 1, 100000000, &v))
+            return 2;
+        m->games = (int)v;
+        return 0;
+    case CLI_O_SEED: return cli_u64(cmd, "--seed", arg, &m->seed) ? 2 : 0;
+    case CLI_O_SEAT_CHANGE:
+        if (cli_long(cmd, "--seat-change", arg, 0, 1000000, &v))
+            return 2;
+        m->seat_change = (int)v;
+        return 0;
+    case CLI_O_CLASS_RESET:
+        if (cli_long(cmd, "--class-reset", arg, 0, 100000000, &v))
+            return 2;
+        m->class_reset = (int)v;
+        return 0;
+    default: return 1;
+    }
+}
+
+FILE *cli_kifu_open(const char *cmd, const char *path, const char *const names[NPLAYERS])
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_error(cmd, "cannot write %s: %m", path);
+        return NULL;
+    }
+    kifu_write_header(f, names);
+    return f;
 }
 
 void progress_init(Progress *p, const char *what, long total, int enabled)

@@ -154,10 +154,8 @@ static int virtual_game(int argc, char **argv)
 
 /* Options every MC experiment takes. */
 #define EXP_COMMON_OPTS                                                                                            \
-    {"matches", required_argument, 0, 'm'}, {"games", required_argument, 0, 'g'},                                  \
-        {"sims", required_argument, 0, 'S'}, {"mc-opts", required_argument, 0, 'O'},                               \
-        {"seat-change", required_argument, 0, 'K'}, {"class-reset", required_argument, 0, 'R'},                    \
-        {"seed", required_argument, 0, 'r'}, {"jobs", required_argument, 0, 'J'},                                  \
+    {"matches", required_argument, 0, 'm'}, CLI_MATCH_OPTS, {"sims", required_argument, 0, 'S'},                   \
+        {"mc-opts", required_argument, 0, 'O'}, {"jobs", required_argument, 0, 'J'},                               \
         {"csv", required_argument, 0, 'c'}, {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}
 
 static const char EXP_COMMON_HELP[] =
@@ -185,20 +183,14 @@ static int exp_common_opt(const char *cmd, int c, ExpCli *e)
     long v;
     switch (c) {
     case 'm': if (cli_long(cmd, "--matches", optarg, 1, 1000000, &v)) return 2; e->cfg.matches = (int)v; return 0;
-    case 'g':
-        if (cli_long(cmd, "--games", optarg, 1, 10000000, &v)) return 2;
-        e->cfg.games = (int)v;
-        e->games_set = 1;
-        return 0;
     case 'S': if (cli_long(cmd, "--sims", optarg, 1, 100000000, &e->cfg.sims)) return 2; return 0;
     case 'O': e->cfg.mc_opts = optarg; return 0;
-    case 'K': if (cli_long(cmd, "--seat-change", optarg, 0, 1000000, &v)) return 2; e->cfg.seat_change = (int)v; return 0;
-    case 'R': if (cli_long(cmd, "--class-reset", optarg, 0, 1000000, &v)) return 2; e->cfg.class_reset = (int)v; return 0;
-    case 'r': if (cli_u64(cmd, "--seed", optarg, &e->cfg.seed)) return 2; return 0;
     case 'J': if (cli_long(cmd, "--jobs", optarg, 1, 64, &v)) return 2; e->cfg.jobs = (int)v; return 0;
     case 'c': e->csv = optarg; return 0;
     case 'q': e->quiet = 1; return 0;
-    default: return 1;
+    default:
+        e->games_set |= c == CLI_O_GAMES;
+        return cli_match_opt(cmd, c, optarg, &e->cfg.match);
     }
 }
 
@@ -270,14 +262,14 @@ static int exp_parse(const char *cmd, int argc, char **argv, const struct option
 
 static void exp_print_common(FILE *f, const ExpCli *e)
 {
-    fprintf(f, EXP_COMMON_HELP, e->cfg.matches, e->cfg.games, e->cfg.sims);
+    fprintf(f, EXP_COMMON_HELP, e->cfg.matches, e->cfg.match.games, e->cfg.sims);
 }
 
 static void exp_describe(const ExpCli *e, double secs)
 {
     printf("%d games per match, seats reshuffled every %d, classes reset every %d; sims=%ld%s%s; seed %llu; %.1f s\n",
-           e->cfg.games, e->cfg.seat_change, e->cfg.class_reset, e->cfg.sims, *e->cfg.mc_opts ? " " : "",
-           e->cfg.mc_opts, (unsigned long long)e->cfg.seed, secs);
+           e->cfg.match.games, e->cfg.match.seat_change, e->cfg.match.class_reset, e->cfg.sims, *e->cfg.mc_opts ? " " : "",
+           e->cfg.mc_opts, (unsigned long long)e->cfg.match.seed, secs);
 }
 
 /* ---- bandits */
@@ -349,15 +341,15 @@ static int bandits(int argc, char **argv)
     printf("%-12s", "shared");
     for (int j = 0; j < EXP_NBANDIT; j++)
         printf(" %7d", r.shared[j]);
-    printf("\n\nmean points per match (Fig. 2; the average is %d)\n", 3 * e.cfg.games);
+    printf("\n\nmean points per match (Fig. 2; the average is %d)\n", 3 * e.cfg.match.games);
     combo_table(&r, r.points, 1, 1);
     if (csv) {
         fprintf(csv, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n");
         for (int j = 0; j < EXP_NBANDIT; j++)
             for (int b = 0; b < EXP_NBANDIT; b++)
                 if (r.points[j][b] >= 0)
-                    fprintf(csv, "%d,%s,%d,%d,%d,%.3f,%.5f\n", j + 1, EXP_BANDITS[b], e.cfg.matches, e.cfg.games,
-                            r.first[j][b], r.points[j][b], r.points[j][b] / e.cfg.games);
+                    fprintf(csv, "%d,%s,%d,%d,%d,%.3f,%.5f\n", j + 1, EXP_BANDITS[b], e.cfg.matches, e.cfg.match.games,
+                            r.first[j][b], r.points[j][b], r.points[j][b] / e.cfg.match.games);
         return exp_csv_close(cmd, e.csv, csv);
     }
     return 0;
@@ -431,7 +423,7 @@ static int choice(int argc, char **argv)
     ExpCli e = {.csv = NULL};
     exp_config_default(&e.cfg);
     e.cfg.matches = 4;
-    e.cfg.games = 3000;
+    e.cfg.match.games = 3000;
     static ChoiceArgs a;
     memset(&a, 0, sizeof a);
     a.choice = "mc:bandit=choice";
@@ -450,9 +442,9 @@ static int choice(int argc, char **argv)
         if (a.check[k] <= a.check[k - 1])
             return cli_fail(cmd, "--checkpoints must ascend");
     if (!e.games_set)
-        e.cfg.games = a.check[a.ncheck - 1];
-    else if (a.check[a.ncheck - 1] > e.cfg.games)
-        return cli_fail(cmd, "checkpoint %d is past --games %d", a.check[a.ncheck - 1], e.cfg.games);
+        e.cfg.match.games = a.check[a.ncheck - 1];
+    else if (a.check[a.ncheck - 1] > e.cfg.match.games)
+        return cli_fail(cmd, "checkpoint %d is past --games %d", a.check[a.ncheck - 1], e.cfg.match.games);
     FILE *csv = e.csv ? exp_csv_open(cmd, e.csv) : NULL;
     if (e.csv && !csv)
         return 1;
@@ -577,7 +569,7 @@ static int desa(int argc, char **argv)
         fprintf(csv, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points,sign_p\n");
         for (int v = 0; v < EXP_NDESA; v++) {
             const DesaRow *r = &a.r[v];
-            fprintf(csv, "%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.6g\n", EXP_DESA_VARIANTS[v], r->matches, e.cfg.games,
+            fprintf(csv, "%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.6g\n", EXP_DESA_VARIANTS[v], r->matches, e.cfg.match.games,
                     r->wins, r->ties, r->desa_first, r->base_first, r->desa_points, r->base_points, r->p_value);
         }
         return exp_csv_close(cmd, e.csv, csv);

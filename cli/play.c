@@ -43,30 +43,28 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
 
 int cmd_play(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"players", required_argument, 0, 'p'}, {"games", required_argument, 0, 'n'},
-        {"seed", required_argument, 0, 's'},    {"seat-change", required_argument, 0, 'k'},
-        {"class-reset", required_argument, 0, 'r'}, {"record", required_argument, 0, 'o'},
-        {"json", no_argument, 0, 'j'},          {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    static const struct option opts[] = {{"players", required_argument, 0, 'p'},
+                                         CLI_MATCH_OPTS,
+                                         {"record", required_argument, 0, 'o'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *players = "simple,simple,simple,random,random", *record = NULL;
     MatchConfig cfg;
     match_config_default(&cfg);
     int json = 0, quiet = 0, c;
-    long v;
     optind = 1;
     while ((c = cli_getopt("play", argc, argv, opts)) != -1) {
         switch (c) {
         case 'p': players = optarg; break;
-        case 'n': if (cli_long("play", "--games", optarg, 1, 100000000, &v)) return 2; cfg.games = (int)v; break;
-        case 's': if (cli_u64("play", "--seed", optarg, &cfg.seed)) return 2; break;
-        case 'k': if (cli_long("play", "--seat-change", optarg, 0, 1000000, &v)) return 2; cfg.seat_change = (int)v; break;
-        case 'r': if (cli_long("play", "--class-reset", optarg, 0, 100000000, &v)) return 2; cfg.class_reset = (int)v; break;
         case 'o': record = optarg; break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        default: return 2;
+        default:
+            if (cli_match_opt("play", c, optarg, &cfg))
+                return 2;
         }
     }
     if (optind < argc)
@@ -87,15 +85,11 @@ int cmd_play(int argc, char **argv)
     if (!rc && !rec)
         rc = cli_error("play", "out of memory");
     if (!rc && record) {
-        ctx.record = fopen(record, "w");
-        if (!ctx.record)
-            rc = cli_error("play", "cannot write %s: %m", record);
-        else {
-            const char *names[NPLAYERS];
-            for (int p = 0; p < NPLAYERS; p++)
-                names[p] = pl[p]->name;
-            kifu_write_header(ctx.record, names);
-        }
+        const char *names[NPLAYERS];
+        for (int p = 0; p < NPLAYERS; p++)
+            names[p] = pl[p]->name;
+        if (!(ctx.record = cli_kifu_open("play", record, names)))
+            rc = 1;
     }
     if (!rc) {
         MatchResult res;

@@ -51,14 +51,17 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
 
 int cmd_serve(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"port", required_argument, 0, 'p'},        {"bind", required_argument, 0, 'b'},
-        {"seats", required_argument, 0, 'S'},       {"games", required_argument, 0, 'n'},
-        {"seat-change", required_argument, 0, 'k'}, {"class-reset", required_argument, 0, 'r'},
-        {"seed", required_argument, 0, 's'},        {"move-timeout", required_argument, 0, 't'},
-        {"wait", required_argument, 0, 'w'},        {"record", required_argument, 0, 'o'},
-        {"json", no_argument, 0, 'j'},              {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    static const struct option opts[] = {{"port", required_argument, 0, 'p'},
+                                         {"bind", required_argument, 0, 'b'},
+                                         {"seats", required_argument, 0, 'S'},
+                                         CLI_MATCH_OPTS,
+                                         {"move-timeout", required_argument, 0, 't'},
+                                         {"wait", required_argument, 0, 'w'},
+                                         {"record", required_argument, 0, 'o'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *cmd = "serve";
     ServerConfig cfg;
     server_config_default(&cfg);
@@ -72,17 +75,15 @@ int cmd_serve(int argc, char **argv)
         case 'p': if (cli_long(cmd, "--port", optarg, 0, 65535, &v)) return 2; cfg.port = (int)v; break;
         case 'b': cfg.bind = optarg; break;
         case 'S': seats = optarg; break;
-        case 'n': if (cli_long(cmd, "--games", optarg, 1, 100000000, &v)) return 2; cfg.match.games = (int)v; break;
-        case 'k': if (cli_long(cmd, "--seat-change", optarg, 0, 1000000, &v)) return 2; cfg.match.seat_change = (int)v; break;
-        case 'r': if (cli_long(cmd, "--class-reset", optarg, 0, 100000000, &v)) return 2; cfg.match.class_reset = (int)v; break;
-        case 's': if (cli_u64(cmd, "--seed", optarg, &cfg.match.seed)) return 2; break;
         case 't': if (cli_long(cmd, "--move-timeout", optarg, 0, 86400000, &v)) return 2; cfg.move_timeout_ms = (int)v; break;
         case 'w': if (cli_long(cmd, "--wait", optarg, 0, 86400, &v)) return 2; cfg.wait_ms = (int)v * 1000; break;
         case 'o': record = optarg; break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        default: return 2;
+        default:
+            if (cli_match_opt(cmd, c, optarg, &cfg.match))
+                return 2;
         }
     }
     if (optind < argc)
@@ -110,14 +111,11 @@ int cmd_serve(int argc, char **argv)
     if (!rc && server_accept_clients(s, err, sizeof err))
         rc = cli_error(cmd, "%s", err);
     if (!rc && record) {
-        if (!(ctx.record = fopen(record, "w")))
-            rc = cli_error(cmd, "cannot write %s: %m", record);
-        else {
-            const char *names[NPLAYERS];
-            for (int p = 0; p < NPLAYERS; p++)
-                names[p] = server_player_name(s, p);
-            kifu_write_header(ctx.record, names);
-        }
+        const char *names[NPLAYERS];
+        for (int p = 0; p < NPLAYERS; p++)
+            names[p] = server_player_name(s, p);
+        if (!(ctx.record = cli_kifu_open(cmd, record, names)))
+            rc = 1;
     }
     if (!rc) {
         MatchResult res;

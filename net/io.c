@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long now_ms(void)
+long long net_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -142,7 +142,7 @@ static int wait_readable(int fd, long long deadline, int timeout_ms)
     if (timeout_ms < 0)
         return 0;
     for (;;) {
-        long long left = deadline - now_ms();
+        long long left = deadline - net_now_ms();
         struct pollfd pf = {fd, POLLIN, 0};
         int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
         if (r < 0 && errno == EINTR)
@@ -154,7 +154,7 @@ static int wait_readable(int fd, long long deadline, int timeout_ms)
 int net_read(int fd, void *buf, size_t n, int timeout_ms)
 {
     char *p = buf;
-    long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+    long long deadline = timeout_ms >= 0 ? net_now_ms() + timeout_ms : 0;
     while (n > 0) {
         int w = wait_readable(fd, deadline, timeout_ms);
         if (w)
@@ -179,7 +179,7 @@ void netbuf_init(NetBuf *nb, int fd)
 int netbuf_read(NetBuf *nb, void *buf, size_t n, int timeout_ms)
 {
     uint8_t *p = buf;
-    long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+    long long deadline = timeout_ms >= 0 ? net_now_ms() + timeout_ms : 0;
     while (n > 0) {
         if (nb->start == nb->end) {
             int w = wait_readable(nb->fd, deadline, timeout_ms);

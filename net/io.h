@@ -14,6 +14,9 @@
 
 /* Binds and listens on bind_addr:port (port 0 = any free port; *actual gets it). Returns the
  * socket, or -1 with a one-line reason in err ("port 42485 on 127.0.0.1 is in use"). */
+/* A monotonic clock in milliseconds, for deadlines. */
+long long net_now_ms(void);
+
 int net_listen(const char *bind_addr, int port, int *actual, char *err, size_t errsz);
 /* Accepts one connection, waiting at most timeout_ms (< 0 = forever). Returns the socket,
  * NET_TIMEOUT, or NET_CLOSED. The peer's address goes to peer (may be NULL). */

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "net/io.h"
@@ -340,8 +339,7 @@ int server_accept_seat(Server *s, int p, int wait_ms, char *err, size_t errsz)
             snprintf(err, errsz, "no client connected for seat %d within %d ms", p, wait_ms);
             return -1;
         }
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        long long t0 = net_now_ms();
         int fd = net_accept(s->lfd, left, peer, sizeof peer);
         if (fd == NET_TIMEOUT) {
             waited = wait_ms; /* the next round sees no time left */
@@ -378,8 +376,7 @@ int server_accept_seat(Server *s, int p, int wait_ms, char *err, size_t errsz)
             logf_(s, "%s closed during the handshake; seat %d offered again", peer, p);
         }
         close(fd);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        waited += (long long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+        waited += net_now_ms() - t0;
     }
     return 0;
 }
@@ -403,15 +400,13 @@ int server_accept_clients(Server *s, char *err, size_t errsz)
     int need = 0, got = 0;
     for (int p = 0; p < NPLAYERS; p++)
         need += s->remote[p];
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const long long t0 = net_now_ms();
     for (int p = 0; p < NPLAYERS; p++) {
         if (!s->remote[p])
             continue;
         int wait = -1;
         if (s->cfg.wait_ms > 0) {
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            wait = s->cfg.wait_ms - (int)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+            wait = s->cfg.wait_ms - (int)(net_now_ms() - t0);
             if (wait <= 0)
                 wait = 1;
         }
@@ -457,4 +452,3 @@ Player *server_player(const Server *s, int p) { return s->pl[p]; }
 long server_timeouts(const Server *s, int p) { return s->timeouts[p]; }
 long server_garbage(const Server *s, int p) { return s->garbage[p]; }
 int server_disconnected(const Server *s, int p) { return s->remote[p] && !s->alive[p]; }
-int server_is_remote(const Server *s, int p) { return s->remote[p]; }

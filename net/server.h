@@ -59,6 +59,5 @@ Player *server_player(const Server *s, int p);
 long server_timeouts(const Server *s, int p);
 long server_garbage(const Server *s, int p);
 int server_disconnected(const Server *s, int p);
-int server_is_remote(const Server *s, int p);
 
 #endif

@@ -26,7 +26,7 @@ _Static_assert(BANDIT_MAX_ARMS >= MOVEGEN_MAX, "every legal move must fit in the
 
 typedef struct InnerArm { /* the choice bandit's statistics of one inner bandit */
     double alpha, beta; /* Beta distribution, updated by the squared game reward */
-    long n, used;
+    long n;             /* games played with it */
     double sum, sum2;   /* of the squared rewards (for UCB-V's variance) */
 } InnerArm;
 
@@ -350,7 +350,6 @@ static void mc_game_start(Player *self, const InfoSet *v)
         return;
     mc->current = choose_inner(mc);
     mc->kind = MC_CHOICE_KINDS[mc->current];
-    mc->inner[mc->current].used++;
 }
 
 static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
@@ -374,7 +373,7 @@ int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS])
         return -1;
     const Mc *mc = p->impl;
     for (int a = 0; a < MC_CHOICE_ARMS; a++)
-        usage[a] = mc->inner[a].used;
+        usage[a] = mc->inner[a].n;
     return 0;
 }
 
@@ -389,8 +388,8 @@ static void mc_report(Player *self, FILE *out)
     for (int a = 0; a < MC_CHOICE_ARMS; a++) {
         const InnerArm *x = &mc->inner[a];
         fprintf(out, "%s{\"bandit\": \"%s\", \"games\": %ld, \"per_1000_games\": %.1f, \"mean_reward2\": %.4f}",
-                a ? ", " : "", bandit_name(MC_CHOICE_KINDS[a]), x->used,
-                mc->games ? 1000.0 * (double)x->used / (double)mc->games : 0.0, x->n ? x->sum / x->n : 0.0);
+                a ? ", " : "", bandit_name(MC_CHOICE_KINDS[a]), x->n,
+                mc->games ? 1000.0 * (double)x->n / (double)mc->games : 0.0, x->n ? x->sum / x->n : 0.0);
     }
     fprintf(out, "]}");
 }

@@ -34,7 +34,7 @@ void mc_desa_values(int k, const double *leaf_sum, const int *n, double *out);
  * KL-UCB. */
 #define MC_CHOICE_ARMS 5
 extern const BanditKind MC_CHOICE_KINDS[MC_CHOICE_ARMS];
-/* How often each inner bandit was chosen so far (an mc:bandit=choice player), else -1. */
+/* How many finished games used each inner bandit (an mc:bandit=choice player), else -1. */
 int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS]);
 
 #endif
