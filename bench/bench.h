@@ -30,22 +30,47 @@ static inline const char *bench_shared(const char *rel)
     return stat(buf, &st) == 0 ? buf : NULL;
 }
 
-/* The best rate, in units per second, over `runs` runs of at least `secs` seconds each;
- * batch(ctx) does some work and returns how many units it did. The best of several, because
+/* The rate, in units per second, of one window: batch(ctx) does some work and returns how many
+ * units it did; it is called until at least `secs` seconds have passed. */
+static inline double bench_window_rate(long (*batch)(void *ctx), void *ctx, double secs)
+{
+    long units = 0;
+    double t0 = bench_now(), t;
+    do {
+        units += batch(ctx);
+        t = bench_now() - t0;
+    } while (t < secs);
+    return (double)units / t;
+}
+
+/* The best rate over `runs` runs of at least `secs` seconds each. The best of several, because
  * this VM's neighbours add noise. */
 static inline double bench_best_rate(long (*batch)(void *ctx), void *ctx, int runs, double secs)
 {
     double best = 0;
     for (int run = 0; run < runs; run++) {
-        long units = 0;
-        double t0 = bench_now(), t;
-        do {
-            units += batch(ctx);
-            t = bench_now() - t0;
-        } while (t < secs);
-        if ((double)units / t > best)
-            best = (double)units / t;
+        double r = bench_window_rate(batch, ctx, secs);
+        if (r > best)
+            best = r;
     }
+    return best;
+}
+
+/* For batches that do the same work on every call (a fixed list of positions): the best rate
+ * over many windows of at least `window` seconds, `secs` seconds in all. This VM's neighbours
+ * slow whole runs down by up to 2x at random; the best short window measures the code when it
+ * has the core to itself and repeats within a few percent, where the best of a few long runs
+ * wanders by 30% and more. Not for batches whose work varies (random games): the best window
+ * would pick the easiest batch. */
+static inline double bench_best_window_rate(long (*batch)(void *ctx), void *ctx, double secs, double window)
+{
+    double best = 0, start = bench_now();
+    batch(ctx); /* warm-up: caches and branch predictors */
+    do {
+        double r = bench_window_rate(batch, ctx, window);
+        if (r > best)
+            best = r;
+    } while (bench_now() - start < secs);
     return best;
 }
 

@@ -1,6 +1,11 @@
 /* movegen.c — bitboard move generation (see movegen.h for what is generated).
  *
- * Moves are built as 8-byte words (core/move.h) and stored with one write each.
+ * Moves are built as 8-byte words (core/move.h) and stored with one write each; group
+ * table rows are copied four words (one AVX2 register) at a time whatever their length, and
+ * what lands past the returned count is scratch (MOVEGEN_SCRATCH). Dispatch and the cheap
+ * paths (singles, the "can anything answer this group" test, the lone joker) are inline in
+ * movegen.h; what is here is called only when there is something to generate.
+ *
  * Groups come from per-column tables (core/movegen_tables.h): the suits held in a column
  * index the list of groups that column can form, natural or with the joker.
  * Sequences are found for all four suits at once: with H the naturals held, the windows of
@@ -14,16 +19,33 @@
 
 #define NIB_LOW 0x1111111111111111ULL
 
-/* Copies a column's natural groups (table row e, n entries) for column c. The first four
- * are written unconditionally (rows are padded; the buffer has room past any real list). */
-static inline Move *put_groups(Move *p, const uint64_t *e, int n, uint64_t add)
+/* Four Move words; GCC/Clang vector extension (one AVX2 register, two SSE2 registers). */
+typedef uint64_t Words4 __attribute__((vector_size(32)));
+
+/* Writes the four words src[0..3] + add at p (scratch past the row's length is fine). */
+static inline void copy4(Move *p, const uint64_t *src, uint64_t add)
 {
-    move_put(p, e[0] + add);
-    move_put(p + 1, e[1] + add);
-    move_put(p + 2, e[2] + add);
-    move_put(p + 3, e[3] + add);
-    for (int i = 4; i < n; i++)
-        move_put(p + i, e[i] + add);
+    Words4 v;
+    memcpy(&v, src, sizeof v);
+    v += add;
+    memcpy(p, &v, sizeof v);
+}
+
+/* The padded width of a table's rows (a multiple of 4; at most 12). */
+#define ROW_WIDTH(rows) ((int)(sizeof(rows)[0] / sizeof(rows)[0][0]))
+
+/* A column's groups: table row e with n entries, padded to `width` (4, 8 or 12, a constant);
+ * add moves them to the column. The first four words are always copied; the rest only for
+ * longer rows (a column of three or four suits), so rows of up to four cost no branch. */
+static inline Move *put_groups(Move *p, const uint64_t *e, int n, uint64_t add, int width)
+{
+    _Static_assert(MOVEGEN_SCRATCH >= 3, "a row copy writes up to three words past its length");
+    copy4(p, e, add);
+    if (width > 4 && n > 4) {
+        copy4(p + 4, e + 4, add);
+        if (width > 8)
+            copy4(p + 8, e + 8, add);
+    }
     return p + n;
 }
 
@@ -63,39 +85,48 @@ static inline Move *gen_seqs(Move *p, Cards nat, int jk, int kmin, int kmax, Car
     return p;
 }
 
-/* Leading with the joker: every natural meld plus the joker's (about one hand in five). */
-static int lead_with_joker(Cards hand, Move *out)
+static inline Move *put_five(Move *p, int c)
+{
+    move_put(p, MOVE_W_GROUP | (uint64_t)c << 16 | 5u << 8 | 15u << 24 | (uint64_t)JK_ROW4 << 32);
+    return p + 1;
+}
+
+/* Sequences when leading without the joker (out of line: most hands have none). */
+__attribute__((noinline)) static Move *lead_seqs(Move *p, Cards hand) { return gen_seqs(p, hand, 0, 3, 15, ~0ULL); }
+
+/* Leading with the joker: every natural meld plus the joker's (about one hand in ten). */
+__attribute__((noinline)) static Move *lead_with_joker(Cards hand, Move *p)
 {
     const Cards nat = hand & CARDS_NATURAL;
-    Move *p = movegen_put_singles(out, nat);
+    p = movegen_put_singles(p, nat);
     move_put(p++, MOVE_W_JOKER);
     for (Cards cols = movegen_cols_at_least(movegen_col_counts(nat), 1); cols; cols &= cols - 1) {
         int c = __builtin_ctzll(cols) >> 2;
         unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
-        p = put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], (uint64_t)c * GROUP_COL_NAT);
-        p = put_groups(p, GROUPS_JOKER[a], GROUPS_JOKER_N[a], (uint64_t)c * GROUP_COL_JOKER);
+        p = put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], (uint64_t)c * GROUP_COL_NAT, ROW_WIDTH(GROUPS_NAT));
+        p = put_groups(p, GROUPS_JOKER[a], GROUPS_JOKER_N[a], (uint64_t)c * GROUP_COL_JOKER, ROW_WIDTH(GROUPS_JOKER));
         if (a == 15u)
-            move_put(p++, MOVE_W_GROUP | (uint64_t)c << 16 | 5u << 8 | 15u << 24 | (uint64_t)JK_ROW4 << 32);
+            p = put_five(p, c);
     }
-    p = gen_seqs(p, nat, 1, 3, 15, ~0ULL);
-    return (int)(p - out);
+    return gen_seqs(p, nat, 1, 3, 15, ~0ULL);
 }
 
 int movegen_lead(Cards hand, Move *out)
 {
     if (hand & CARDS_JOKER)
-        return lead_with_joker(hand, out);
+        return (int)(lead_with_joker(hand, out) - out);
     Move *p = movegen_put_singles(out, hand);
     for (Cards cols = movegen_cols_at_least(movegen_col_counts(hand), 2); cols; cols &= cols - 1) {
         int c = __builtin_ctzll(cols) >> 2;
         unsigned a = (unsigned)(hand >> (4 * c)) & 15u;
-        p = put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], (uint64_t)c * GROUP_COL_NAT);
+        p = put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], (uint64_t)c * GROUP_COL_NAT, ROW_WIDTH(GROUPS_NAT));
     }
     if (hand & (hand >> 4) & (hand >> 8))
-        p = gen_seqs(p, hand & CARDS_NATURAL, 0, 3, 15, ~0ULL);
+        p = lead_seqs(p, hand);
     return (int)(p - out);
 }
 
+/* Groups of t's size from the candidate columns cols (bit 4c+3 per column); out[0] = pass. */
 int movegen_follow_group_cols(Cards hand, Move t, int lock, Cards cols, Move *out)
 {
     Move *p = out + 1;
@@ -119,17 +150,17 @@ int movegen_follow_group_cols(Cards hand, Move t, int lock, Cards cols, Move *ou
         for (; jk && cols; cols &= cols - 1) {
             int c = __builtin_ctzll(cols) >> 2;
             if (((nat >> (4 * c)) & 15u) == 15u)
-                move_put(p++, MOVE_W_GROUP | (uint64_t)c << 16 | 5u << 8 | 15u << 24 | (uint64_t)JK_ROW4 << 32);
+                p = put_five(p, c);
         }
         return (int)(p - out);
     }
-    const uint64_t(*nat_rows)[6] = GROUPS_NAT_BY_N[n - 2];
+    const uint64_t(*nat_rows)[8] = GROUPS_NAT_BY_N[n - 2];
     const uint8_t *nat_n = GROUPS_NAT_BY_N_N[n - 2];
     if (!jk) {
         for (; cols; cols &= cols - 1) {
             int c = __builtin_ctzll(cols) >> 2;
             unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
-            p = put_groups(p, nat_rows[a], nat_n[a], (uint64_t)c * GROUP_COL_NAT);
+            p = put_groups(p, nat_rows[a], nat_n[a], (uint64_t)c * GROUP_COL_NAT, ROW_WIDTH(nat_rows));
         }
         return (int)(p - out);
     }
@@ -138,8 +169,8 @@ int movegen_follow_group_cols(Cards hand, Move t, int lock, Cards cols, Move *ou
     for (; cols; cols &= cols - 1) {
         int c = __builtin_ctzll(cols) >> 2;
         unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
-        p = put_groups(p, nat_rows[a], nat_n[a], (uint64_t)c * GROUP_COL_NAT);
-        p = put_groups(p, jk_rows[a], jk_n[a], (uint64_t)c * GROUP_COL_JOKER);
+        p = put_groups(p, nat_rows[a], nat_n[a], (uint64_t)c * GROUP_COL_NAT, ROW_WIDTH(nat_rows));
+        p = put_groups(p, jk_rows[a], jk_n[a], (uint64_t)c * GROUP_COL_JOKER, ROW_WIDTH(jk_rows));
     }
     return (int)(p - out);
 }

@@ -17,7 +17,8 @@
  *  table while spending the joker instead of the natural.
  *
  * Bound: singles <= 53, groups <= 12 per column x 13, sequences <= one per (start, length,
- * suit) window = 4 x 91, plus a pass: 574 < MOVEGEN_MAX for any hand whatsoever.
+ * suit) window = 4 x 91, plus a pass: 574 + MOVEGEN_SCRATCH < MOVEGEN_MAX for any hand
+ * whatsoever.
  */
 #ifndef DHM_MOVEGEN_H
 #define DHM_MOVEGEN_H
@@ -26,10 +27,16 @@
 #include "movegen_tables.h"
 
 #define MOVEGEN_MAX 640
+#define MOVEGEN_SCRATCH 4 /* see movegen() */
 
+/* Leading on an empty table (the same as movegen with a pass as the table). */
 int movegen_lead(Cards hand, Move *out);
-/* Following any meld (the pass first); movegen() dispatches to the kind's own generator. */
-int movegen_follow(Cards hand, Move table, int rev, int lock, Move *out);
+/* Following a meld: the pass first (the same as movegen with that table). */
+int movegen_follow(Cards hand, Move t, int rev, int lock, Move *out);
+
+/* The internals movegen() below inlines; callers use movegen(). */
+int movegen_follow_seq(Cards hand, Move t, int rev, int lock, Move *out);
+int movegen_follow_group_cols(Cards hand, Move t, int lock, Cards cols, Move *out);
 
 /* Each nibble of the result holds the number of cards of that column (0..4). */
 static inline Cards movegen_col_counts(Cards x)
@@ -44,7 +51,7 @@ static inline Cards movegen_cols_at_least(Cards counts, int n)
     return (counts + 0x1111111111111111ULL * (Cards)(8 - n)) & 0x8888888888888888ULL;
 }
 
-/* Writes one single per card of x (naturals only) and returns the end. */
+/* One single per card of x (naturals only); returns the end. */
 static inline Move *movegen_put_singles(Move *p, Cards x)
 {
     for (; x; x &= x - 1)
@@ -52,30 +59,26 @@ static inline Move *movegen_put_singles(Move *p, Cards x)
     return p;
 }
 
-/* Following a single, the most common position in real games: kept inline. */
+/* The natural cards that beat a single or group of column `low` (rev: revolution). */
+static inline Cards movegen_range(int low, int rev) { return MOVEGEN_RANGE[rev != 0][low & 15]; }
+
+/* Following a single, the most common position in real games. */
 static inline int movegen_follow_single(Cards hand, Move t, int rev, int lock, Move *out)
 {
-    Cards range = rev ? cards_below_col(t.low) : cards_above_col(t.low);
-    Cards suits = lock ? cards_of_suits(t.suits) : ~0ULL;
+    const Cards x = hand & movegen_range(t.low, rev) & (lock ? cards_of_suits(t.suits) : ~0ULL);
     move_put(out, 0);
-    Move *p = movegen_put_singles(out + 1, hand & CARDS_NATURAL & range & suits);
-    move_put(p, MOVE_W_JOKER);
+    Move *p = movegen_put_singles(out + 1, x);
+    move_put(p, MOVE_W_JOKER); /* counted only when the joker is held */
     return (int)(p - out) + (int)((hand >> JOKER_BIT) & 1);
 }
-
-int movegen_follow_seq(Cards hand, Move t, int rev, int lock, Move *out);
-/* Groups of t's size from the candidate columns cols (bit 4c+3 per column); out[0] = pass. */
-int movegen_follow_group_cols(Cards hand, Move t, int lock, Cards cols, Move *out);
 
 /* Following a group: most positions have no column that could answer, so that test is
  * inline and the generator proper is only called when there is something to generate. */
 static inline int movegen_follow_group(Cards hand, Move t, int rev, int lock, Move *out)
 {
-    const Cards nat = hand & CARDS_NATURAL;
     const int jk = (int)((hand >> JOKER_BIT) & 1);
     const int need = t.n - jk > 1 ? t.n - jk : 1; /* cards a column must hold */
-    Cards range = rev ? cards_below_col(t.low) : cards_above_col(t.low);
-    Cards cols = movegen_cols_at_least(movegen_col_counts(nat & range), need);
+    Cards cols = movegen_cols_at_least(movegen_col_counts(hand & movegen_range(t.low, rev)), need);
     move_put(out, 0);
     if (!cols || t.n > 4 + jk)
         return 1;
@@ -90,7 +93,12 @@ static inline int movegen_follow_joker(Cards hand, Move *out)
     return 1 + (int)((hand >> (COL_MIN * 4 + SUIT_S)) & 1);
 }
 
-static inline int movegen(Cards hand, Move table, int rev, int lock, Move *out)
+/* The legal moves of `hand` against `table` (a pass on an empty table: leading). Returns the
+ * count. The generator may write up to MOVEGEN_SCRATCH scratch entries past the last move it
+ * returns (never past MOVEGEN_MAX): table rows are copied four words at a time whatever their
+ * length. Always inlined, so that every caller gets the dispatch and the cheap paths without
+ * a call (what make bench measures is what the players run). */
+__attribute__((always_inline)) static inline int movegen(Cards hand, Move table, int rev, int lock, Move *out)
 {
     switch (table.type) {
     case MOVE_SINGLE:

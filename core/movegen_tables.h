@@ -2,17 +2,19 @@
  * GROUPS_NAT[a] / GROUPS_JOKER[a]: the groups one column can form when the suits held
  * in it are a, as Move words for column 0: add c * GROUP_COL_NAT (natural) or
  * c * GROUP_COL_JOKER (joker: the stand-in cell moves with the column) for column c.
- * Rows are padded with zeros so that the first four entries can always be read. */
+ * Rows are zero-padded to a multiple of four words and 32-byte aligned: the generator
+ * copies them four words at a time, past the row's real length. */
 #ifndef DHM_MOVEGEN_TABLES_H
 #define DHM_MOVEGEN_TABLES_H
 
 #include <stdint.h>
 
+#define MOVEGEN_ALIGN32 __attribute__((aligned(32)))
 #define GROUP_COL_NAT (1ULL << 16)
 #define GROUP_COL_JOKER ((1ULL << 16) + (4ULL << 32))
 
 static const uint8_t GROUPS_NAT_N[16] = {0, 0, 0, 1, 0, 1, 1, 4, 0, 1, 1, 4, 1, 4, 4, 11};
-static const uint64_t GROUPS_NAT[16][11] = {
+static const uint64_t GROUPS_NAT[16][12] MOVEGEN_ALIGN32 = {
     {0},
     {0},
     {0},
@@ -31,7 +33,7 @@ static const uint64_t GROUPS_NAT[16][11] = {
     {0xf000402ULL, 0xe000302ULL, 0xd000302ULL, 0xc000202ULL, 0xb000302ULL, 0xa000202ULL, 0x9000202ULL, 0x7000302ULL, 0x6000202ULL, 0x5000202ULL, 0x3000202ULL},
 };
 static const uint8_t GROUPS_JOKER_N[16] = {0, 3, 3, 6, 3, 6, 6, 7, 3, 6, 6, 7, 6, 7, 7, 0};
-static const uint64_t GROUPS_JOKER[16][8] = {
+static const uint64_t GROUPS_JOKER[16][8] MOVEGEN_ALIGN32 = {
     {0},
     {0x203000202ULL, 0x305000202ULL, 0x409000202ULL},
     {0x103000202ULL, 0x306000202ULL, 0x40a000202ULL},
@@ -55,7 +57,7 @@ static const uint8_t GROUPS_NAT_BY_N_N[3][16] = {
     {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 4},
     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
-static const uint64_t GROUPS_NAT_BY_N[3][16][6] = {
+static const uint64_t GROUPS_NAT_BY_N[3][16][8] MOVEGEN_ALIGN32 = {
     {{0}, {0}, {0}, {0x3000202ULL}, {0}, {0x5000202ULL}, {0x6000202ULL}, {0x6000202ULL, 0x5000202ULL, 0x3000202ULL}, {0}, {0x9000202ULL}, {0xa000202ULL}, {0xa000202ULL, 0x9000202ULL, 0x3000202ULL}, {0xc000202ULL}, {0xc000202ULL, 0x9000202ULL, 0x5000202ULL}, {0xc000202ULL, 0xa000202ULL, 0x6000202ULL}, {0xc000202ULL, 0xa000202ULL, 0x9000202ULL, 0x6000202ULL, 0x5000202ULL, 0x3000202ULL}},
     {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0x7000302ULL}, {0}, {0}, {0}, {0xb000302ULL}, {0}, {0xd000302ULL}, {0xe000302ULL}, {0xe000302ULL, 0xd000302ULL, 0xb000302ULL, 0x7000302ULL}},
     {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0xf000402ULL}},
@@ -66,7 +68,7 @@ static const uint8_t GROUPS_JOKER_BY_N_N[3][16] = {
     {0, 0, 0, 2, 0, 2, 2, 3, 0, 2, 2, 3, 2, 3, 3, 0},
     {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0},
 };
-static const uint64_t GROUPS_JOKER_BY_N[3][16][4] = {
+static const uint64_t GROUPS_JOKER_BY_N[3][16][4] MOVEGEN_ALIGN32 = {
     {{0}, {0x203000202ULL, 0x305000202ULL, 0x409000202ULL}, {0x103000202ULL, 0x306000202ULL, 0x40a000202ULL}, {0x306000202ULL, 0x305000202ULL, 0x40a000202ULL, 0x409000202ULL}, {0x105000202ULL, 0x206000202ULL, 0x40c000202ULL}, {0x206000202ULL, 0x203000202ULL, 0x40c000202ULL, 0x409000202ULL}, {0x105000202ULL, 0x103000202ULL, 0x40c000202ULL, 0x40a000202ULL}, {0x40c000202ULL, 0x40a000202ULL, 0x409000202ULL}, {0x109000202ULL, 0x20a000202ULL, 0x30c000202ULL}, {0x20a000202ULL, 0x203000202ULL, 0x30c000202ULL, 0x305000202ULL}, {0x109000202ULL, 0x103000202ULL, 0x30c000202ULL, 0x306000202ULL}, {0x30c000202ULL, 0x306000202ULL, 0x305000202ULL}, {0x109000202ULL, 0x105000202ULL, 0x20a000202ULL, 0x206000202ULL}, {0x20a000202ULL, 0x206000202ULL, 0x203000202ULL}, {0x109000202ULL, 0x105000202ULL, 0x103000202ULL}, {0}},
     {{0}, {0}, {0}, {0x307000302ULL, 0x40b000302ULL}, {0}, {0x207000302ULL, 0x40d000302ULL}, {0x107000302ULL, 0x40e000302ULL}, {0x40e000302ULL, 0x40d000302ULL, 0x40b000302ULL}, {0}, {0x20b000302ULL, 0x30d000302ULL}, {0x10b000302ULL, 0x30e000302ULL}, {0x30e000302ULL, 0x30d000302ULL, 0x307000302ULL}, {0x10d000302ULL, 0x20e000302ULL}, {0x20e000302ULL, 0x20b000302ULL, 0x207000302ULL}, {0x10d000302ULL, 0x10b000302ULL, 0x107000302ULL}, {0}},
     {{0}, {0}, {0}, {0}, {0}, {0}, {0}, {0x40f000402ULL}, {0}, {0}, {0}, {0x30f000402ULL}, {0}, {0x20f000402ULL}, {0x10f000402ULL}, {0}},
@@ -89,6 +91,12 @@ static const uint64_t SINGLE_W[64] = {
     0x10d0101ULL, 0x20d0101ULL, 0x40d0101ULL, 0x80d0101ULL,
     0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL,
     0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL,
+};
+/* MOVEGEN_RANGE[0][c] / [1][c]: the natural cards of the columns above / below column c
+ * (what beats a single or group of column c without / with revolution). */
+static const uint64_t MOVEGEN_RANGE[2][16] = {
+    {0xfffffffffffff0ULL, 0xffffffffffff00ULL, 0xfffffffffff000ULL, 0xffffffffff0000ULL, 0xfffffffff00000ULL, 0xffffffff000000ULL, 0xfffffff0000000ULL, 0xffffff00000000ULL, 0xfffff000000000ULL, 0xffff0000000000ULL, 0xfff00000000000ULL, 0xff000000000000ULL, 0xf0000000000000ULL, 0x0ULL, 0x0ULL, 0x0ULL},
+    {0x0ULL, 0x0ULL, 0xf0ULL, 0xff0ULL, 0xfff0ULL, 0xffff0ULL, 0xfffff0ULL, 0xffffff0ULL, 0xfffffff0ULL, 0xffffffff0ULL, 0xfffffffff0ULL, 0xffffffffff0ULL, 0xfffffffffff0ULL, 0xffffffffffff0ULL, 0xfffffffffffff0ULL, 0xfffffffffffff0ULL},
 };
 
 #endif

@@ -192,7 +192,7 @@ static int play_game(Client *c, const Table *start, int *match_over)
             refresh_view(c);
             c->pl->observe(c->pl, v, turn, m);
         }
-        int32_t flag;
+        int32_t flag = 0;
         if (recv_int(c, &flag))
             return -1;
         if (flag == 0)
@@ -225,7 +225,7 @@ int client_run(const ClientConfig *cfg, ClientResult *res, char *err, size_t err
     t.c[0][0] = PROTOCOL_VERSION;
     for (int i = 0; cfg->name[i] && i < 14; i++)
         t.c[1][i] = (unsigned char)cfg->name[i];
-    int32_t me;
+    int32_t me = -1;
     if (net_send_table(c->fd, &t) || recv_int(c, &me)) {
         snprintf(err, errsz, "the server at %s:%d did not accept us (no player number)", cfg->host, cfg->port);
         goto out;

@@ -59,9 +59,17 @@ static int in_list(const Move *mv, int n, Move m)
 static int check_position(Cards hand, Move table, int rev, int lock)
 {
     Move gen[MOVEGEN_MAX];
+    memset(gen, 0xA5, sizeof gen);
     int n = movegen(hand, table, rev, lock, gen);
-    assert_true(n <= MOVEGEN_MAX);
+    assert_true(n + MOVEGEN_SCRATCH <= MOVEGEN_MAX);
     int bad = 0;
+    /* scratch writes stay within MOVEGEN_SCRATCH entries past the count */
+    for (int i = n + MOVEGEN_SCRATCH; i < MOVEGEN_MAX; i++) {
+        uint64_t w;
+        memcpy(&w, &gen[i], sizeof w);
+        if (w != 0xA5A5A5A5A5A5A5A5ULL)
+            bad++;
+    }
     for (int i = 0; i < n; i++) {
         if (!move_valid_shape(gen[i]) || !movegen_is_legal(hand, table, rev, lock, gen[i]))
             bad++;
