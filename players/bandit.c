@@ -4,7 +4,13 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const NAMES[B_NKINDS] = {"ucb1", "ucb1-tuned", "ucb-root", "ucb-v", "thompson", "kl-ucb", "ucb2"};
+/* One list gives both the table and the "valid: ..." text. */
+#define BANDIT_NAMES(X) X("ucb1") X("ucb1-tuned") X("ucb-root") X("ucb-v") X("thompson") X("kl-ucb") X("ucb2")
+#define NAME_ITEM(s) s,
+#define NAME_JOIN(s) s ", "
+static const char *const NAMES[B_NKINDS] = {BANDIT_NAMES(NAME_ITEM)};
+
+const char *bandit_names(void) { return BANDIT_NAMES(NAME_JOIN); }
 
 const char *bandit_name(BanditKind k) { return (unsigned)k < B_NKINDS ? NAMES[k] : "?"; }
 

@@ -57,6 +57,7 @@ static inline double bandit_mean(const Bandit *b, int a) { return b->arm[a].n ? 
 double bandit_index(const Bandit *b, int a);
 const char *bandit_name(BanditKind k);
 int bandit_parse(const char *name); /* -1 if unknown */
+const char *bandit_names(void);    /* "ucb1, ucb1-tuned, ..., ucb2, " (each followed by ", ") */
 
 /* Building blocks, exposed for tests. */
 double kl_bernoulli(double p, double q);

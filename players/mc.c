@@ -407,9 +407,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     const char *bn = spec_get_str(s, "bandit", "ucb1-tuned");
     int k = bandit_parse(bn);
     if (k < 0 && strcmp(bn, "choice")) {
-        snprintf(err, errsz, "mc: unknown bandit '%s' (valid: ucb1, ucb1-tuned, ucb-root, ucb-v, thompson, kl-ucb, ucb2, "
-                             "choice)",
-                 bn);
+        snprintf(err, errsz, "mc: unknown bandit '%s' (valid: %schoice)", bn, bandit_names());
         free(mc);
         return -1;
     }

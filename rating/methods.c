@@ -16,7 +16,11 @@
 #include "rating/elo.h"
 #include "rating/glicko.h"
 
-static const char *const NAMES[M_COUNT] = {"se", "sg", "sg2", "sts", "elo-game", "morita", "bt", "pl", "melo"};
+/* One list gives both the table and the "valid: ..." text. */
+#define METHOD_NAMES(X) X("se") X("sg") X("sg2") X("sts") X("elo-game") X("morita") X("bt") X("pl") X("melo")
+#define NAME_ITEM(s) s,
+#define NAME_JOIN(s) s ", "
+static const char *const NAMES[M_COUNT] = {METHOD_NAMES(NAME_ITEM)};
 
 const char *method_name(MethodId m) { return (unsigned)m < M_COUNT ? NAMES[m] : "?"; }
 
@@ -28,7 +32,7 @@ int method_parse(const char *name)
     return -1;
 }
 
-const char *method_names(void) { return "se, sg, sg2, sts, elo-game, morita, bt, pl, melo, all"; }
+const char *method_names(void) { return METHOD_NAMES(NAME_JOIN) "all"; }
 
 int method_uses_games(MethodId m) { return m == M_ELO_GAME || m == M_MORITA; }
 
