@@ -102,11 +102,14 @@ typedef struct SetBuf {
     uint8_t *rec;
     size_t rec_len, rec_cap;
     int want_records, oom;
+    const volatile int *stop;
 } SetBuf;
 
 static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
 {
     SetBuf *b = ctx;
+    if (b->stop && *b->stop)
+        return TOURNAMENT_STOPPED; /* abandon the set: it will not be stored */
     b->classes[sofar->games - 1] = pack_classes(rec->result);
     if (b->want_records) {
         if (b->rec_len + PACK_MAX_BYTES > b->rec_cap) {
@@ -124,8 +127,43 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
     return 0;
 }
 
+/* The client process groups alive right now, so that a stop can kill them all. */
+typedef struct Kids {
+    pthread_mutex_t mu;
+    pid_t pid[1280]; /* 0 = free slot */
+} Kids;
+
+static void kids_add(Kids *k, pid_t pid)
+{
+    pthread_mutex_lock(&k->mu);
+    for (size_t i = 0; i < sizeof k->pid / sizeof k->pid[0]; i++)
+        if (!k->pid[i]) {
+            k->pid[i] = pid;
+            break;
+        }
+    pthread_mutex_unlock(&k->mu);
+}
+
+static void kids_remove(Kids *k, pid_t pid)
+{
+    pthread_mutex_lock(&k->mu);
+    for (size_t i = 0; i < sizeof k->pid / sizeof k->pid[0]; i++)
+        if (k->pid[i] == pid)
+            k->pid[i] = 0;
+    pthread_mutex_unlock(&k->mu);
+}
+
+static void kids_kill_all(Kids *k)
+{
+    pthread_mutex_lock(&k->mu);
+    for (size_t i = 0; i < sizeof k->pid / sizeof k->pid[0]; i++)
+        if (k->pid[i])
+            kill(-k->pid[i], SIGKILL); /* the whole group: the shell and whatever it started */
+    pthread_mutex_unlock(&k->mu);
+}
+
 /* Starts an external client: /bin/sh -c COMMAND with {host}, {port}, {name} filled in,
- * stdout and stderr to the log file. */
+ * stdout and stderr to the log file, in a process group of its own (pgid = pid). */
 static pid_t spawn_client(const char *tpl, int port, const char *name, const char *logpath)
 {
     char cmd[2048];
@@ -150,28 +188,57 @@ static pid_t spawn_client(const char *tpl, int port, const char *name, const cha
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&at, 0);
+    sigset_t none, dflt;
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGINT);
+    sigaddset(&dflt, SIGTERM);
+    sigaddset(&dflt, SIGPIPE);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &dflt); /* not our handlers, not our ignored SIGPIPE */
     char *argv[] = {"/bin/sh", "-c", cmd, NULL};
     pid_t pid;
-    int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+    int rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     return rc ? -1 : pid;
 }
 
-/* Waits up to ms for a child; kills it after that. */
-static void reap(pid_t pid, int ms)
+/* Waits up to ms for a client to end by itself, then kills its whole process group and
+ * collects it. Returns what happened: 0 = exited 0; > 0 = exit status; 1000 + signal = died
+ * of a signal; 2000 = had to be killed. The group is killed in every case (a client's own
+ * children never outlive its set); the leader is reaped only after that, so its pid (the
+ * group id) cannot be reused in between. */
+static int reap(pid_t pid, int ms)
 {
-    int st;
-    for (int t = 0; t < ms; t += 20) {
-        if (waitpid(pid, &st, WNOHANG) != 0)
-            return;
-        usleep(20000);
+    siginfo_t si;
+    int ended = 0;
+    for (int t = 0; t <= ms; t += 20) {
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
+            ended = 1;
+            break;
+        }
+        if (t < ms)
+            usleep(20000);
     }
-    kill(pid, SIGKILL);
-    waitpid(pid, &st, 0);
+    kill(-pid, SIGKILL);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!ended)
+        return 2000;
+    if (WIFSIGNALED(st))
+        return 1000 + WTERMSIG(st);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 2000;
 }
 
-static int play_served(const TournamentConfig *c, SetResult *r, const MatchConfig *mc, SetBuf *buf, GameRecord *rec,
-                       MatchResult *res, char *err, size_t errsz)
+static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, const MatchConfig *mc, SetBuf *buf,
+                       GameRecord *rec, MatchResult *res, char *err, size_t errsz)
 {
     char logpath[1024];
     mkdir(c->log_dir, 0755);
@@ -194,7 +261,7 @@ static int play_served(const TournamentConfig *c, SetResult *r, const MatchConfi
         return -1;
     }
     pid_t pid[NPLAYERS];
-    int absent[NPLAYERS] = {0};
+    int absent[NPLAYERS] = {0}, exited_early[NPLAYERS] = {0};
     for (int p = 0; p < NPLAYERS; p++) {
         pid[p] = -1;
         const PoolEntry *e = &c->pool->e[r->player[p]];
@@ -203,16 +270,20 @@ static int play_served(const TournamentConfig *c, SetResult *r, const MatchConfi
         char clog[1024];
         snprintf(clog, sizeof clog, "%s/set-%ld-%s.log", c->log_dir, r->idx, e->name);
         pid[p] = spawn_client(e->spec, server_port(s), e->name, clog);
+        if (pid[p] > 0)
+            kids_add(kids, pid[p]);
         int connected = 0;
-        for (int waited = 0; pid[p] > 0 && waited < c->connect_timeout_ms; waited += 100) {
+        for (int waited = 0; pid[p] > 0 && waited < c->connect_timeout_ms && !(c->stop && *c->stop);
+             waited += 100) {
             char e2[256];
             if (server_accept_seat(s, p, 100, e2, sizeof e2) == 0) {
                 connected = 1;
                 break;
             }
-            int st;
-            if (waitpid(pid[p], &st, WNOHANG) == pid[p]) { /* exited without connecting */
-                pid[p] = -1;
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)pid[p], &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid[p]) {
+                exited_early[p] = 1; /* ended without connecting */
                 break;
             }
         }
@@ -225,33 +296,49 @@ static int play_served(const TournamentConfig *c, SetResult *r, const MatchConfi
     server_stop_listening(s);
     int rc = server_run_match(s, on_game, buf, rec, res);
     for (int p = 0; p < NPLAYERS; p++) {
-        if (pid[p] > 0)
-            reap(pid[p], 5000);
+        const char *name = c->pool->e[r->player[p]].name;
+        if (pid[p] > 0) {
+            int how = reap(pid[p], exited_early[p] || absent[p] ? 0 : 5000);
+            kids_remove(kids, pid[p]);
+            r->exit_status[p] = how;
+            if (how >= 2000)
+                note_add(r, "%s did not exit within 5 s of the end; killed", name);
+            else if (how > 1000)
+                note_add(r, "%s died of signal %d", name, how - 1000);
+            else if (how > 0)
+                note_add(r, "%s exited with status %d", name, how);
+        } else if (c->pool->e[r->player[p]].external) {
+            note_add(r, "%s could not be started", name);
+            r->exit_status[p] = 127;
+        }
         r->timeouts[p] = server_timeouts(s, p);
         if (!absent[p] && server_disconnected(s, p)) {
             absent[p] = 1;
-            note_add(r, "%s disconnected during the set", c->pool->e[r->player[p]].name);
+            note_add(r, "%s disconnected during the set", name);
         }
         r->forfeit[p] = absent[p];
         if (r->timeouts[p])
-            note_add(r, "%s: %ld moves timed out", c->pool->e[r->player[p]].name, r->timeouts[p]);
+            note_add(r, "%s: %ld moves timed out", name, r->timeouts[p]);
     }
     server_close(s);
     if (log)
         fclose(log);
+    if (rc == TOURNAMENT_STOPPED)
+        return rc;
     if (rc)
         snprintf(err, errsz, "set %ld: the match failed", r->idx);
     return rc;
 }
 
-static int play_set(const TournamentConfig *c, long k, SetResult *r, SetBuf *buf, GameRecord *rec, char *err,
-                    size_t errsz)
+/* Plays set k. Returns 0 (r filled), TOURNAMENT_STOPPED (abandoned: not to be stored), or -1. */
+static int play_set(const TournamentConfig *c, Kids *kids, long k, SetResult *r, SetBuf *buf, GameRecord *rec,
+                    char *err, size_t errsz)
 {
     memset(r, 0, sizeof *r);
     r->idx = k;
     tournament_schedule(c, k, r->player, &r->seed, &r->dup_group, &r->rotation);
     store_now(r->started, sizeof r->started);
-    MatchConfig mc = {c->games, c->seat_change, c->class_reset, r->seed};
+    MatchConfig mc = {c->games, c->seat_change, c->class_reset, r->seed, c->records};
     MatchResult res;
     buf->rec_len = 0;
     buf->oom = 0;
@@ -260,12 +347,12 @@ static int play_set(const TournamentConfig *c, long k, SetResult *r, SetBuf *buf
         external |= c->pool->e[r->player[p]].external;
     int rc;
     if (external) {
-        rc = play_served(c, r, &mc, buf, rec, &res, err, errsz);
+        rc = play_served(c, kids, r, &mc, buf, rec, &res, err, errsz);
     } else {
         Player *pl[NPLAYERS] = {0};
         rc = 0;
         for (int p = 0; p < NPLAYERS && !rc; p++)
-            rc = player_create(c->pool->e[r->player[p]].spec, player_seed(r->seed, p), &pl[p], err, errsz);
+            rc = player_create(c->pool->e[r->player[p]].spec, player_seed(r->seed, p), &pl[p], err, errsz) ? -1 : 0;
         if (!rc)
             rc = match_run(pl, &mc, NULL, on_game, buf, rec, &res);
         for (int p = 0; p < NPLAYERS; p++)
@@ -275,18 +362,22 @@ static int play_set(const TournamentConfig *c, long k, SetResult *r, SetBuf *buf
         snprintf(err, errsz, "out of memory for the records of set %ld", k);
         return -1;
     }
+    if (rc == TOURNAMENT_STOPPED)
+        return rc;
     if (rc)
         return -1;
     r->games = res.games;
-    long forfeits = 0, timeouts = 0;
+    long forfeits = 0, timeouts = 0, exits = 0;
     for (int p = 0; p < NPLAYERS; p++) {
         r->total[p] = res.points[p];
         r->illegal[p] = res.illegal[p];
         memcpy(r->cls[p], res.class_count[p], sizeof r->cls[p]);
         forfeits += r->forfeit[p];
         timeouts += r->timeouts[p];
+        exits += r->exit_status[p] != 0;
     }
-    snprintf(r->status, sizeof r->status, "%s", forfeits ? "forfeit" : timeouts ? "timeouts" : "ok");
+    snprintf(r->status, sizeof r->status, "%s",
+             forfeits ? "forfeit" : timeouts ? "timeouts" : exits ? "client-exit" : SET_STATUS_OK);
     r->classes = buf->classes;
     r->records = c->records ? buf->rec : NULL;
     r->records_len = buf->rec_len;
@@ -299,17 +390,21 @@ static int play_set(const TournamentConfig *c, long k, SetResult *r, SetBuf *buf
 typedef struct Shared {
     const TournamentConfig *c;
     Store *store;
-    long *pending, npending, next;
+    uint8_t *done; /* bitmap of stored sets */
+    long next;     /* sets below next are taken */
     pthread_mutex_t mu;
-    long done, games, already;
-    int failed;
+    long finished, games, already;
+    int failed, stopped;
     char err[512];
+    Kids kids;
 } Shared;
+
+static int is_done(const uint8_t *bits, long k) { return (bits[k >> 3] >> (k & 7)) & 1; }
 
 static void *worker(void *arg)
 {
     Shared *sh = arg;
-    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0};
+    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0, sh->c->stop};
     GameRecord *rec = malloc(sizeof *rec);
     char err[512];
     if (!buf.classes || !rec) {
@@ -320,23 +415,29 @@ static void *worker(void *arg)
     }
     for (;;) {
         pthread_mutex_lock(&sh->mu);
-        if (sh->failed || sh->next >= sh->npending) {
+        while (sh->next < sh->c->sets && is_done(sh->done, sh->next))
+            sh->next++;
+        if (sh->c->stop && *sh->c->stop)
+            sh->stopped = 1;
+        if (sh->failed || sh->stopped || sh->next >= sh->c->sets) {
             pthread_mutex_unlock(&sh->mu);
             break;
         }
-        long k = sh->pending[sh->next++];
+        long k = sh->next++;
         pthread_mutex_unlock(&sh->mu);
         SetResult r;
-        int rc = play_set(sh->c, k, &r, &buf, rec, err, sizeof err);
+        int rc = play_set(sh->c, &sh->kids, k, &r, &buf, rec, err, sizeof err);
         if (rc == 0)
             rc = store_save_set(sh->store, &r, err, sizeof err);
         pthread_mutex_lock(&sh->mu);
-        if (rc) {
+        if (rc == TOURNAMENT_STOPPED) {
+            sh->stopped = 1;
+        } else if (rc) {
             if (!sh->failed)
                 snprintf(sh->err, sizeof sh->err, "%s", err);
             sh->failed = 1;
         } else {
-            sh->done++;
+            sh->finished++;
             sh->games += r.games;
         }
         pthread_mutex_unlock(&sh->mu);
@@ -350,8 +451,10 @@ static void *worker(void *arg)
 static void tick(void *arg)
 {
     Shared *sh = arg;
+    if (sh->c->stop && *sh->c->stop)
+        kids_kill_all(&sh->kids); /* the sets in progress end at once and are not stored */
     pthread_mutex_lock(&sh->mu);
-    long d = sh->done, g = sh->games;
+    long d = sh->finished, g = sh->games;
     pthread_mutex_unlock(&sh->mu);
     if (sh->c->progress)
         sh->c->progress(sh->c->progress_ctx, sh->already + d, sh->c->sets, g);
@@ -359,37 +462,50 @@ static void tick(void *arg)
 
 int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz)
 {
-    Shared sh;
-    memset(&sh, 0, sizeof sh);
-    sh.c = c;
-    sh.store = store;
-    uint8_t *done = malloc((size_t)(c->sets > 0 ? c->sets : 1));
-    sh.pending = malloc((size_t)(c->sets > 0 ? c->sets : 1) * sizeof *sh.pending);
-    if (!done || !sh.pending || store_done_sets(store, done, c->sets)) {
-        free(done);
-        free(sh.pending);
+    Shared *sh = calloc(1, sizeof *sh);
+    if (!sh) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    sh->c = c;
+    sh->store = store;
+    if (c->sets < 0 || c->sets > TOURNAMENT_MAX_SETS) {
+        free(sh);
+        snprintf(err, errsz, "%ld sets: at most %ld sets per run", c->sets, TOURNAMENT_MAX_SETS);
+        return -1;
+    }
+    size_t nbytes = (size_t)(c->sets + 7) / 8 + 1;
+    sh->done = calloc(nbytes, 1);
+    if (!sh->done || store_done_sets(store, sh->done, c->sets)) {
+        free(sh->done);
+        free(sh);
         snprintf(err, errsz, "cannot read the stored sets");
         return -1;
     }
-    long already = 0;
+    long pending = 0;
     for (long k = 0; k < c->sets; k++) {
-        if (done[k])
-            already++;
+        if (is_done(sh->done, k))
+            sh->already++;
         else
-            sh.pending[sh.npending++] = k;
+            pending++;
     }
-    free(done);
-    pthread_mutex_init(&sh.mu, NULL);
-    sh.already = already;
-    if (sh.npending > 0)
-        workers_run(c->jobs < sh.npending ? c->jobs : (int)sh.npending, worker, &sh, tick);
+    pthread_mutex_init(&sh->mu, NULL);
+    pthread_mutex_init(&sh->kids.mu, NULL);
+    if (pending > 0)
+        workers_run(c->jobs < pending ? c->jobs : (int)pending, worker, sh, tick);
     else
-        tick(&sh);
-    pthread_mutex_destroy(&sh.mu);
-    free(sh.pending);
-    if (sh.failed) {
-        snprintf(err, errsz, "%s", sh.err);
-        return -1;
+        tick(sh);
+    kids_kill_all(&sh->kids); /* nothing should be left; make sure */
+    pthread_mutex_destroy(&sh->kids.mu);
+    pthread_mutex_destroy(&sh->mu);
+    int rc = 0;
+    if (sh->failed) {
+        snprintf(err, errsz, "%s", sh->err);
+        rc = -1;
+    } else if (sh->stopped || (c->stop && *c->stop)) {
+        rc = TOURNAMENT_STOPPED;
     }
-    return 0;
+    free(sh->done);
+    free(sh);
+    return rc;
 }

@@ -5,8 +5,14 @@
  * workers or on timing, and a resumed run ends identical to an uninterrupted one. Sets with
  * external clients run an embedded UECda server on a free loopback port and start the
  * clients as child processes, one at a time (so seating is deterministic), their output going
- * to <db>.logs/set-K-NAME.log. A client that never connects, crashes or hangs past the move
- * timeout is recorded (forfeit, timeouts) and the set is marked; it is never dropped.
+ * to <db>.logs/set-K-NAME.log. Each client runs in its own process group; after its set the
+ * whole group is waited for (5 s) and then killed, so no client or child of one outlives its
+ * set. A client that never connects, disconnects, crashes or hangs past the move timeout, or
+ * ends with a non-zero status, is recorded (forfeit, timeouts, its exit status) and the set
+ * is marked (SetResult.status); it is never dropped.
+ * When *stop becomes non-zero (the CLI's SIGINT/SIGTERM handler), no new set starts, the sets
+ * in progress are abandoned (never stored: a set is stored only when every game was played),
+ * every client process group is killed, and tournament_run returns TOURNAMENT_STOPPED.
  * With duplicate, every deal sequence is played five times with the player numbers rotated
  * (sets 5g .. 5g+4 share match seed and players), so each player sits in each seat of each
  * deal once.
@@ -35,7 +41,12 @@ typedef struct TournamentConfig {
     /* progress: called from the main thread about five times a second */
     void (*progress)(void *ctx, long done, long total, long games);
     void *progress_ctx;
+    const volatile int *stop; /* may be NULL */
 } TournamentConfig;
+
+/* Most sets one run may hold (a bitmap of done sets is kept in memory: 12.5 MB at the max). */
+#define TOURNAMENT_MAX_SETS 100000000L
+#define TOURNAMENT_STOPPED 1
 
 /* The players (pool indices, by player number), match seed, duplicate group and rotation of
  * stored set k. */
@@ -43,7 +54,8 @@ void tournament_schedule(const TournamentConfig *c, long k, int players[5], uint
                          int *rotation);
 /* Number of 5-subsets of n players (the sets of a round of pairing `all`). */
 long tournament_subsets(int n);
-/* Plays every set not yet in the store. Returns 0, or -1 with a reason (the store failed). */
+/* Plays every set not yet in the store. Returns 0, TOURNAMENT_STOPPED (see *stop), or -1
+ * with a reason (the store failed). */
 int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "players/mc.h"
+#include "report/emit.h"
 #include "record/kifu.h"
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
@@ -171,21 +172,6 @@ void progress_done(Progress *p)
 {
     if (p->enabled && p->printed && p->tty)
         fputc('\n', stderr);
-}
-
-void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
 }
 
 static const char *const CLASS_NAMES[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};

@@ -10,6 +10,7 @@
 #include "game/match.h"
 #include "rating/methods.h"
 #include "record/store.h"
+#include "report/emit.h"
 
 /* Parse helpers: on bad input they print "dhm CMD: --OPT: reason" and return -1. */
 int cli_long(const char *cmd, const char *opt, const char *val, long lo, long hi, long *out);
@@ -65,6 +66,8 @@ typedef struct RateOpts {
     const char *methods, *anchor, *history;
     RatingParams prm;
     int mse, cross, trans, los, top, csv, json;
+    unsigned given; /* method-specific options given (for the "ignored" warnings) */
+    long left_out;  /* sets of a store left out (not clean) */
 } RateOpts;
 void rate_opts_default(RateOpts *o);
 /* Rates loaded results and prints them as the options say. Returns an exit status. */
@@ -82,8 +85,6 @@ typedef struct CliStore {
 int cli_store_open(const char *cmd, const char *path, int writable, CliStore *cs);
 void cli_store_close(CliStore *cs);
 
-/* JSON string output with escaping. */
-void json_str(FILE *f, const char *s);
 
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -78,6 +78,7 @@ int cmd_connect(int argc, char **argv)
     Player *pl[NPLAYERS];
     for (int p = 0; p < NPLAYERS; p++) {
         memset(&named[p], 0, sizeof named[p]);
+        named[p].kind = "remote"; /* another client of the server: only its name is known */
         snprintf(named[p].name, sizeof named[p].name, "player %d", p);
         pl[p] = p == res.me ? res.player : &named[p];
     }

@@ -1,4 +1,5 @@
 /* main.c — `dhm COMMAND [options]`: dispatches to one file per command. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,18 @@ static void usage(FILE *f)
     fprintf(f, "\ndhm %s — Computer Daihinmin (UECda rules) research platform\n", DHM_VERSION);
 }
 
+/* Whatever a command printed must have reached stdout: a full disk or a closed pipe is an
+ * error (exit 1), never a silent success with truncated output. */
+static int finish(const char *cmd, int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "dhm %s: error writing standard output: %s\n", cmd, errno ? strerror(errno) : "I/O error");
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -47,7 +60,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (!strcmp(argv[1], COMMANDS[i].name))
-            return COMMANDS[i].fn(argc - 1, argv + 1);
+            return finish(COMMANDS[i].name, COMMANDS[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "dhm: unknown command '%s' (try dhm --help)\n", argv[1]);
     return 2;
 }

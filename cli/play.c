@@ -36,7 +36,7 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
 {
     PlayCtx *c = ctx;
     if (c->record)
-        kifu_write_game(c->record, rec, NULL);
+        kifu_write_game(c->record, rec);
     progress_update(&c->progress, sofar->games, " games");
     return 0;
 }

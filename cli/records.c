@@ -1,5 +1,9 @@
-/* records.c — `dhm records`: what a tournament database holds: its sets, and the stored
- * games of a set exported as kifu (for dhm replay). */
+/* records.c — `dhm records`: what a tournament database holds: its sets (with their status),
+ * its games' finishing orders, and the stored games of a set exported as kifu.
+ * `sets --csv` writes exactly the `set,order,player,points` input of `dhm rate`, and
+ * `games --csv` the `game,player,rank` input, so that `dhm rate` on them gives what
+ * `dhm rate --db` gives; sets that were not clean are left out of both unless
+ * --include-broken, as `dhm rate --db` does (each left-out set is named in a # comment). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,39 +15,118 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dhm records sets --db FILE.sqlite [--csv]\n"
+    fprintf(f, "usage: dhm records sets --db FILE.sqlite [--csv] [--include-broken] [--order-by index|start]\n"
+               "       dhm records games --db FILE.sqlite --csv [--include-broken] [--order-by index|start]\n"
                "       dhm records export --db FILE.sqlite --set K [--format kifu] [--out FILE]\n"
-               "sets: one line per stored set (index, start, players, totals, status).\n"
-               "export: the games of set K (stored with dhm tournament --records) as kifu text.\n");
+               "sets:   one line per stored set: index, start, status, players and totals, note.\n"
+               "        --csv: the set,order,player,points rows dhm rate reads (order = rating order).\n"
+               "games:  --csv: the game,player,rank rows dhm rate reads (game = SET.GAME, rank 0 = daifugo).\n"
+               "export: the games of set K (stored with dhm tournament --records) as kifu text.\n"
+               "Sets whose status is not ok (forfeit, timeouts, client-exit) are left out of the CSV\n"
+               "output unless --include-broken, as dhm rate --db does.\n");
 }
 
 typedef struct ListCtx {
     char **names;
-    int n, csv;
+    int csv, games, include_broken;
+    long seq;
 } ListCtx;
 
-static int list_set(void *ctx, long idx, const char *started, const int player[NPLAYERS], const long total[NPLAYERS],
-                    const uint8_t *classes, int games)
+static void csv_name(const char *s)
 {
-    (void)classes;
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static int list_set(void *ctx, const StoredSet *x)
+{
     ListCtx *l = ctx;
-    if (l->csv) {
+    if (!l->csv) {
+        printf("%6ld  %s  %-11s", x->idx, x->started, x->status);
         for (int p = 0; p < NPLAYERS; p++)
-            printf("%ld,%s,%d,\"%s\",%ld,%d\n", idx, started, p, l->names[player[p]], total[p], games);
+            printf("  %s %ld", l->names[x->player[p]], x->total[p]);
+        if (*x->note)
+            printf("  (%s)", x->note);
+        printf("\n");
         return 0;
     }
-    printf("%6ld  %s", idx, started);
-    for (int p = 0; p < NPLAYERS; p++)
-        printf("  %s %ld", l->names[player[p]], total[p]);
-    printf("\n");
+    if (!l->include_broken && !set_status_ok(x->status)) {
+        printf("# set %ld left out: %s: %s\n", x->idx, x->status, x->note);
+        return 0;
+    }
+    long order = l->seq++;
+    if (!l->games) {
+        for (int p = 0; p < NPLAYERS; p++) {
+            printf("%ld,%ld,", x->idx, order);
+            csv_name(l->names[x->player[p]]);
+            printf(",%ld\n", x->total[p]);
+        }
+        return 0;
+    }
+    for (int g = 0; g < x->games; g++) {
+        int cls[NPLAYERS];
+        unpack_classes(x->classes[g], cls);
+        for (int p = 0; p < NPLAYERS; p++) {
+            printf("%ld.%d,", x->idx, g);
+            csv_name(l->names[x->player[p]]);
+            printf(",%d\n", cls[p]);
+        }
+    }
     return 0;
+}
+
+static int export_set(const char *cmd, Store *st, long set, char **names, int n, const char *out)
+{
+    char err[512];
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int player[NPLAYERS], rc = 0;
+    GameRecord *rec = malloc(sizeof *rec);
+    if (!rec || store_set_records(st, set, &data, &len, player, err, sizeof err)) {
+        free(rec);
+        return cli_error(cmd, "%s", rec ? err : "out of memory");
+    }
+    FILE *f = out ? fopen(out, "w") : stdout;
+    if (!f) {
+        rc = cli_error(cmd, "cannot write %s: %m", out);
+    } else {
+        const char *nm[NPLAYERS];
+        for (int p = 0; p < NPLAYERS; p++)
+            nm[p] = player[p] >= 0 && player[p] < n ? names[player[p]] : "?";
+        kifu_write_header(f, nm);
+        for (size_t off = 0; off < len;) {
+            size_t used;
+            if (unpack_game(data + off, len - off, store_records_format(st), rec, &used)) {
+                rc = cli_error(cmd, "damaged database: set %ld: a stored game is damaged at byte %zu", set, off);
+                break;
+            }
+            kifu_write_game(f, rec);
+            off += used;
+        }
+        if (out && fclose(f) && !rc)
+            rc = cli_error(cmd, "error writing %s", out);
+    }
+    free(data);
+    free(rec);
+    return rc;
 }
 
 int cmd_records(int argc, char **argv)
 {
-    static const struct option opts[] = {{"db", required_argument, 0, 'd'},  {"set", required_argument, 0, 's'},
-                                         {"format", required_argument, 0, 'f'}, {"out", required_argument, 0, 'o'},
-                                         {"csv", no_argument, 0, 'c'},       {"help", no_argument, 0, 'h'},
+    enum { O_ORDERBY = 1000, O_BROKEN };
+    static const struct option opts[] = {{"db", required_argument, 0, 'd'},
+                                         {"set", required_argument, 0, 's'},
+                                         {"format", required_argument, 0, 'f'},
+                                         {"out", required_argument, 0, 'o'},
+                                         {"csv", no_argument, 0, 'c'},
+                                         {"include-broken", no_argument, 0, O_BROKEN},
+                                         {"order-by", required_argument, 0, O_ORDERBY},
+                                         {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *cmd = "records";
     if (argc < 2) {
@@ -56,9 +139,9 @@ int cmd_records(int argc, char **argv)
     }
     const char *sub = argv[1], *db = NULL, *out = NULL, *format = "kifu";
     long set = -1;
-    int csv = 0, c;
-    if (strcmp(sub, "sets") && strcmp(sub, "export"))
-        return cli_fail(cmd, "unknown subcommand '%s' (sets or export)", sub);
+    int csv = 0, broken = 0, by_start = 0, c;
+    if (strcmp(sub, "sets") && strcmp(sub, "games") && strcmp(sub, "export"))
+        return cli_fail(cmd, "unknown subcommand '%s' (sets, games or export)", sub);
     optind = 1;
     while ((c = cli_getopt(cmd, argc - 1, argv + 1, opts)) != -1) {
         switch (c) {
@@ -67,60 +150,41 @@ int cmd_records(int argc, char **argv)
         case 'f': format = optarg; break;
         case 'o': out = optarg; break;
         case 'c': csv = 1; break;
+        case O_BROKEN: broken = 1; break;
+        case O_ORDERBY:
+            if (strcmp(optarg, "index") && strcmp(optarg, "start"))
+                return cli_fail(cmd, "--order-by: '%s' is not index or start", optarg);
+            by_start = !strcmp(optarg, "start");
+            break;
         case 'h': usage(stdout); return 0;
         default: return 2;
         }
     }
+    if (optind + 1 < argc)
+        return cli_fail(cmd, "unexpected argument '%s' (try --help)", argv[optind + 1]);
     if (!db)
         return cli_fail(cmd, "--db FILE.sqlite is required");
     if (strcmp(format, "kifu"))
         return cli_fail(cmd, "--format: only kifu is supported, not '%s'", format);
     if (!strcmp(sub, "export") && set < 0)
         return cli_fail(cmd, "export needs --set K");
+    if (!strcmp(sub, "games") && !csv)
+        return cli_fail(cmd, "games needs --csv (the per-game rows are meant for dhm rate and other programs)");
+    if (strcmp(sub, "export") && out)
+        return cli_fail(cmd, "--out is for export; sets and games write to standard output");
     char err[512];
     CliStore cs;
     if (cli_store_open(cmd, db, 0, &cs))
         return 1;
-    Store *st = cs.st;
-    char **names = cs.names;
-    int n = cs.n, rc = 0;
-    if (!strcmp(sub, "sets")) {
-        ListCtx l = {names, n, csv};
-        if (csv)
-            printf("set,started,player_no,player,total,games\n");
-        if (store_each_set(st, 0, list_set, &l, err, sizeof err))
-            rc = cli_error(cmd, "%s", err);
+    int rc = 0;
+    if (!strcmp(sub, "export")) {
+        rc = export_set(cmd, cs.st, set, cs.names, cs.n, out);
     } else {
-        uint8_t *data = NULL;
-        size_t len = 0;
-        int player[NPLAYERS];
-        GameRecord *rec = malloc(sizeof *rec);
-        if (!rec || store_set_records(st, set, &data, &len, player, err, sizeof err)) {
-            rc = cli_error(cmd, "%s", rec ? err : "out of memory");
-        } else {
-            FILE *f = out ? fopen(out, "w") : stdout;
-            if (!f) {
-                rc = cli_error(cmd, "cannot write %s: %m", out);
-            } else {
-                const char *nm[NPLAYERS];
-                for (int p = 0; p < NPLAYERS; p++)
-                    nm[p] = player[p] >= 0 && player[p] < n ? names[player[p]] : "?";
-                kifu_write_header(f, (const char *const *)nm);
-                for (size_t off = 0; off < len;) {
-                    size_t used;
-                    if (unpack_game(data + off, len - off, rec, &used)) {
-                        rc = cli_error(cmd, "set %ld: a stored game is damaged at byte %zu", set, off);
-                        break;
-                    }
-                    kifu_write_game(f, rec, NULL);
-                    off += used;
-                }
-                if (out && fclose(f) && !rc)
-                    rc = cli_error(cmd, "error writing %s", out);
-            }
-        }
-        free(data);
-        free(rec);
+        ListCtx l = {cs.names, csv, !strcmp(sub, "games"), broken, 0};
+        if (csv)
+            printf(l.games ? "game,player,rank\n" : "set,order,player,points\n");
+        if (store_each_set(cs.st, by_start, list_set, &l, err, sizeof err))
+            rc = cli_error(cmd, "%s: %s", db, err);
     }
     cli_store_close(&cs);
     return rc;

@@ -39,12 +39,11 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
 {
     ServeCtx *c = ctx;
     if (c->record)
-        kifu_write_game(c->record, rec, NULL);
+        kifu_write_game(c->record, rec);
     if (!c->quiet) {
-        printf("game %d: classes %d %d %d %d %d totals %ld %ld %ld %ld %ld\n", rec->number + 1, rec->result[0],
-               rec->result[1], rec->result[2], rec->result[3], rec->result[4], sofar->points[0], sofar->points[1],
-               sofar->points[2], sofar->points[3], sofar->points[4]);
-        fflush(stdout);
+        fprintf(stderr, "game %d: classes %d %d %d %d %d totals %ld %ld %ld %ld %ld\n", rec->number, rec->result[0],
+                rec->result[1], rec->result[2], rec->result[3], rec->result[4], sofar->points[0], sofar->points[1],
+                sofar->points[2], sofar->points[3], sofar->points[4]);
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 /* tournament.c — `dhm tournament`: many sets among a pool, in parallel, into SQLite,
  * resumable; a summary table at the end. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +39,11 @@ static void usage(FILE *f)
                "  --quiet            no progress line\n");
 }
 
+/* Set by SIGINT/SIGTERM (cli/ is the only place with global state): the run stops, kills its
+ * clients, keeps every finished set and exits 128 + the signal. */
+static volatile int g_stop;
+static void on_signal(int sig) { g_stop = sig; }
+
 typedef struct Prog {
     Progress p;
     double t0;
@@ -57,34 +63,48 @@ static void on_progress(void *ctx, long done, long total, long games)
 typedef struct Summary {
     int n;
     long *sets, *games, *points, (*cls)[NPLAYERS];
+    long ok, not_ok, forfeit, timeouts, client_exit, other;
+    int shown;
+    char broken[10][600]; /* the first sets that were not clean, for the summary */
 } Summary;
 
-static int sum_set(void *ctx, long idx, const char *started, const int player[NPLAYERS], const long total[NPLAYERS],
-                   const uint8_t *classes, int games)
+static int sum_set(void *ctx, const StoredSet *x)
 {
-    (void)idx;
-    (void)started;
     Summary *s = ctx;
-    for (int p = 0; p < NPLAYERS; p++) {
-        if (player[p] < 0 || player[p] >= s->n)
-            return -1;
-        s->sets[player[p]]++;
-        s->games[player[p]] += games;
-        s->points[player[p]] += total[p];
+    if (!set_status_ok(x->status)) {
+        s->not_ok++;
+        s->forfeit += !strcmp(x->status, "forfeit");
+        s->timeouts += !strcmp(x->status, "timeouts");
+        s->client_exit += !strcmp(x->status, "client-exit");
+        if (s->shown < 10)
+            snprintf(s->broken[s->shown++], sizeof s->broken[0], "set %ld: %s: %s", x->idx, x->status, x->note);
+        return 0; /* summarised and rated without it */
     }
-    for (int g = 0; g < games; g++) {
+    s->ok++;
+    for (int p = 0; p < NPLAYERS; p++) {
+        s->sets[x->player[p]]++;
+        s->games[x->player[p]] += x->games;
+        s->points[x->player[p]] += x->total[p];
+    }
+    for (int g = 0; g < x->games; g++) {
         int cls[NPLAYERS];
-        unpack_classes(classes[g], cls);
+        unpack_classes(x->classes[g], cls);
         for (int p = 0; p < NPLAYERS; p++)
-            s->cls[player[p]][cls[p]]++;
+            s->cls[x->player[p]][cls[p]]++;
     }
     return 0;
 }
 
-static int print_summary(const char *cmd, Store *st, int n, char **names, int json)
+/* The summary of the stored sets; *not_ok gets the number of sets that were not clean. */
+static int print_summary(const char *cmd, Store *st, int n, char **names, int json, long *not_ok)
 {
-    Summary s = {n, calloc((size_t)n, sizeof(long)), calloc((size_t)n, sizeof(long)), calloc((size_t)n, sizeof(long)),
-                 calloc((size_t)n, sizeof *s.cls)};
+    Summary s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.sets = calloc((size_t)n, sizeof(long));
+    s.games = calloc((size_t)n, sizeof(long));
+    s.points = calloc((size_t)n, sizeof(long));
+    s.cls = calloc((size_t)n, sizeof *s.cls);
     char err[512];
     int rc = 0;
     if (!s.sets || !s.games || !s.points || !s.cls)
@@ -92,8 +112,16 @@ static int print_summary(const char *cmd, Store *st, int n, char **names, int js
     else if (store_each_set(st, 0, sum_set, &s, err, sizeof err))
         rc = cli_error(cmd, "%s", err);
     static const char *const cn[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
+    s.other = s.not_ok - s.forfeit - s.timeouts - s.client_exit;
     if (!rc && json) {
-        printf("{\"players\": [");
+        printf("{\"sets\": %ld, \"status\": {\"ok\": %ld, \"forfeit\": %ld, \"timeouts\": %ld, \"client-exit\": %ld, "
+               "\"other\": %ld},\n\"not_ok\": [",
+               s.ok + s.not_ok, s.ok, s.forfeit, s.timeouts, s.client_exit, s.other);
+        for (int i = 0; i < s.shown; i++) {
+            printf("%s", i ? ", " : "");
+            json_str(stdout, s.broken[i]);
+        }
+        printf("],\n\"players\": [");
         for (int i = 0; i < n; i++) {
             printf("%s\n  {\"name\": ", i ? "," : "");
             json_str(stdout, names[i]);
@@ -105,6 +133,16 @@ static int print_summary(const char *cmd, Store *st, int n, char **names, int js
         }
         printf("\n]}\n");
     } else if (!rc) {
+        printf("%ld sets stored: %ld ok", s.ok + s.not_ok, s.ok);
+        if (s.not_ok)
+            printf(", %ld not clean (%ld forfeit, %ld timeouts, %ld client-exit%s) — left out of this summary and of "
+                   "dhm rate --db (unless --include-broken)",
+                   s.not_ok, s.forfeit, s.timeouts, s.client_exit, s.other ? ", others" : "");
+        printf("\n");
+        for (int i = 0; i < s.shown; i++)
+            printf("  %s\n", s.broken[i]);
+        if (s.not_ok > s.shown)
+            printf("  ... (dhm records sets --db shows them all)\n");
         printf("%-24s %6s %9s %7s", "player", "sets", "games", "mean");
         for (int c = 0; c < NPLAYERS; c++)
             printf(" %9s", cn[c]);
@@ -117,6 +155,7 @@ static int print_summary(const char *cmd, Store *st, int n, char **names, int js
             printf("\n");
         }
     }
+    *not_ok = s.not_ok;
     free(s.sets);
     free(s.games);
     free(s.points);
@@ -202,11 +241,21 @@ int cmd_tournament(int argc, char **argv)
             return 1;
         st = cs.st; /* keep the store and the run; drop the names */
         run = cs.run;
-        store_free_names(cs.n, cs.names, cs.specs);
         if (pool_parse(run.pool_text, db, &pool, err, sizeof err)) {
+            store_free_names(cs.n, cs.names, cs.specs);
             store_free_run(&run);
             store_close(st);
             return cli_error(cmd, "the stored pool is no longer valid: %s", err);
+        }
+        int same = pool.n == cs.n;
+        for (int i = 0; same && i < pool.n; i++)
+            same = !strcmp(pool.e[i].name, cs.names[i]) && !strcmp(pool.e[i].spec, cs.specs[i]);
+        store_free_names(cs.n, cs.names, cs.specs);
+        if (!same) {
+            pool_free(&pool);
+            store_free_run(&run);
+            store_close(st);
+            return cli_error(cmd, "damaged database %s: its players table does not match the pool it stores", db);
         }
         if (pool_path) {
             Pool p2;
@@ -245,8 +294,21 @@ int cmd_tournament(int argc, char **argv)
             pool_free(&pool);
             return cli_fail(cmd, "--pairing fixed needs exactly 5 players; %s has %d", pool_path, pool.n);
         }
-        if (pairing == PAIR_ALL && !(given & (1u << (O_SETS - O_POOL))))
+        if (pairing == PAIR_ALL && !(given & (1u << (O_SETS - O_POOL)))) {
             sets = tournament_subsets(pool.n);
+            if (sets > TOURNAMENT_MAX_SETS / (dup ? 5 : 1)) {
+                int n = pool.n;
+                pool_free(&pool);
+                return cli_fail(cmd, "--pairing all with %d players is C(%d,5) = %ld sets%s, more than the %ld one run "
+                                     "can hold; give --sets N (sets cycle through the 5-subsets in order)",
+                                n, n, sets, dup ? " x 5 (--duplicate)" : "", TOURNAMENT_MAX_SETS);
+            }
+        }
+        if ((dup ? 5 * sets : sets) > TOURNAMENT_MAX_SETS) {
+            pool_free(&pool);
+            return cli_fail(cmd, "--sets %ld%s: at most %ld stored sets per run", sets, dup ? " x 5 (--duplicate)" : "",
+                            TOURNAMENT_MAX_SETS);
+        }
         run.seed = seed;
         run.sets = dup ? 5 * sets : sets;
         run.games = (int)games;
@@ -280,7 +342,14 @@ int cmd_tournament(int argc, char **argv)
     char logdir[1024];
     snprintf(logdir, sizeof logdir, "%s.logs", db);
     TournamentConfig tc = {&pool, run.sets, run.games, run.seat_change, run.class_reset, run.seed, (int)jobs, pairing,
-                           run.duplicate, run.records, (int)mt, (int)ct, logdir, on_progress, NULL};
+                           run.duplicate, run.records, (int)mt, (int)ct, logdir, on_progress, NULL, &g_stop};
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     Prog pg;
     progress_init(&pg.p, "tournament:", run.sets, !quiet);
     pg.t0 = cli_now();
@@ -288,9 +357,20 @@ int cmd_tournament(int argc, char **argv)
     if (!quiet)
         fprintf(stderr, "dhm tournament: %ld sets of %d games among %d players, %ld jobs, into %s\n", run.sets,
                 run.games, pool.n, jobs, db);
-    if (tournament_run(&tc, st, err, sizeof err))
-        rc = cli_error(cmd, "%s (the sets finished so far are stored; continue with --resume)", err);
+    int tr = tournament_run(&tc, st, err, sizeof err);
     progress_done(&pg.p);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (tr == TOURNAMENT_STOPPED) {
+        long ok = 0, bad = 0;
+        store_count_sets(st, &ok, &bad);
+        fprintf(stderr, "dhm tournament: stopped by signal %d: %ld of %ld sets are stored (the sets in progress were "
+                        "dropped); continue with --resume --db %s\n",
+                g_stop, ok + bad, run.sets, db);
+        rc = 128 + (g_stop ? g_stop : SIGINT);
+    } else if (tr) {
+        rc = cli_error(cmd, "%s (the sets finished so far are stored; continue with --resume)", err);
+    }
     if (!rc) {
         char now[40];
         store_now(now, sizeof now);
@@ -298,8 +378,11 @@ int cmd_tournament(int argc, char **argv)
         char **names = malloc((size_t)pool.n * sizeof *names);
         for (int i = 0; names && i < pool.n; i++)
             names[i] = pool.e[i].name;
-        rc = names ? print_summary(cmd, st, pool.n, names, json) : cli_error(cmd, "out of memory");
+        long not_ok = 0;
+        rc = names ? print_summary(cmd, st, pool.n, names, json, &not_ok) : cli_error(cmd, "out of memory");
         free(names);
+        if (!rc && not_ok)
+            rc = 3; /* the run is complete, but not every set was played cleanly */
     }
     pool_free(&pool);
     store_free_run(&run);

@@ -3,6 +3,14 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
+
+static long long now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 void infoset_public(InfoSet *v, const GameState *g)
 {
@@ -189,7 +197,9 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
             return rc;
         InfoSet *v = &views.v[p];
         view_refresh(v, &g, rec);
+        const long long t0 = su->timed ? now_us() : 0;
         Move m = pl[p]->play(pl[p], v);
+        const long long spent = su->timed ? now_us() - t0 : 0;
         int accepted = state_is_legal(&g, m);
         if (!accepted) {
             rec->illegal[p]++;
@@ -200,6 +210,7 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
         if (rec->nplays < GAME_MAX_PLAYS) {
             rec->plays[rec->nplays].move = m;
             rec->plays[rec->nplays].player = (uint8_t)p;
+            rec->plays[rec->nplays].usec = spent > 0xFFFFFFFFLL ? 0xFFFFFFFFu : (uint32_t)spent;
             rec->nplays++;
         }
         if (ev & EV_STALEMATE) {

@@ -12,6 +12,7 @@
 
 typedef struct GameSetup {
     int number;               /* game number in the match, 0-based */
+    int timed;                /* measure each move's thinking time (PlayRec.usec) */
     uint8_t seat[NPLAYERS];   /* seat[s] = player at seat s */
     int8_t cls[NPLAYERS];     /* classes from the previous game; all -1 = none (no exchange) */
     int dealer;               /* player who receives the first card */

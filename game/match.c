@@ -9,6 +9,7 @@ void match_config_default(MatchConfig *cfg)
     cfg->seat_change = 3;
     cfg->class_reset = 100;
     cfg->seed = 1;
+    cfg->timed = 0;
 }
 
 void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, const GameRecord *prev_rec,
@@ -16,6 +17,7 @@ void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, 
 {
     const int n = index + 1; /* the server's 1-based game number */
     out->number = index;
+    out->timed = cfg->timed;
     if (prev)
         memcpy(out->seat, prev->seat, sizeof out->seat);
     else

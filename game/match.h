@@ -18,6 +18,7 @@ typedef struct MatchConfig {
     int seat_change; /* K, default 3 */
     int class_reset; /* R, default 100 */
     uint64_t seed;
+    int timed;       /* record each move's thinking time (for kifu and stored records) */
 } MatchConfig;
 
 typedef struct MatchResult {

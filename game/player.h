@@ -24,6 +24,7 @@
 typedef struct PlayRec {
     Move move;
     uint8_t player;
+    uint32_t usec; /* thinking time in microseconds when the match times moves, else 0 */
 } PlayRec;
 
 typedef struct InfoSet {

@@ -93,6 +93,24 @@ double klucb_bound(double p, double delta)
 
 static long ucb2_tau(double alpha, int r) { return (long)ceil(pow(1 + alpha, r)); }
 
+/* The epoch after r that is not empty: the smallest r2 > r with tau(r2) > tau(r). Epochs with
+ * tau(r + 1) = tau(r) (many, for a small alpha) are skipped, so that an arm's pulls equal
+ * tau(r) after every epoch (Auer et al. 2002; ../shared/spec/bandits.md, corrected). Found
+ * from ln tau(r) / ln(1 + alpha) rather than by stepping: at alpha = 0.001 thousands of epochs
+ * can be empty in a row. */
+static int ucb2_next_epoch(double alpha, int r)
+{
+    const long t = ucb2_tau(alpha, r);
+    int r2 = (int)floor(log((double)t) / log1p(alpha));
+    if (r2 <= r)
+        r2 = r + 1;
+    while (r2 > r + 1 && ucb2_tau(alpha, r2 - 1) > t) /* rounding: step back to the first */
+        r2--;
+    while (ucb2_tau(alpha, r2) <= t)
+        r2++;
+    return r2;
+}
+
 double bandit_index(const Bandit *b, int a)
 {
     const Arm *x = &b->arm[a];
@@ -144,12 +162,12 @@ int bandit_select(Bandit *b, Rng *rng, const double *bonus)
             best = a;
         }
     }
-    if (b->kind == B_UCB2) { /* start an epoch: tau(r+1) - tau(r) pulls, at least one */
+    if (b->kind == B_UCB2) { /* start the arm's next non-empty epoch */
         Arm *x = &b->arm[best];
-        long len = ucb2_tau(b->p.ucb2_alpha, x->r + 1) - ucb2_tau(b->p.ucb2_alpha, x->r);
-        x->r++;
+        int r2 = ucb2_next_epoch(b->p.ucb2_alpha, x->r);
         b->run_arm = best;
-        b->run_left = (int)(len < 1 ? 1 : len);
+        b->run_left = (int)(ucb2_tau(b->p.ucb2_alpha, r2) - ucb2_tau(b->p.ucb2_alpha, x->r));
+        x->r = r2;
     }
     return best;
 }

@@ -10,7 +10,8 @@
  *   thompson    argmax of draws from Beta(S + 1, F + 1), S and F by the Bernoulli trick
  *   kl-ucb      max { q : n d(x, q) <= ln N + c ln ln N } (c = 0), Bernoulli KL, by bisection
  *   ucb2        epochs tau(r) = ceil((1 + alpha)^r): the chosen arm is pulled
- *               tau(r+1) - tau(r) times in a row (at least once); bonus
+ *               tau(r+1) - tau(r) times in a row, empty epochs (tau(r+1) = tau(r))
+ *               skipped, so that n = tau(r) after every epoch; bonus
  *               sqrt((1 + alpha) ln(e N / tau(r)) / (2 tau(r)))
  */
 #ifndef DHM_BANDIT_H

@@ -89,9 +89,20 @@ int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards
     }
     if (v->first >= 0 && v->first != me && (unseen & CARDS_D3))
         fixed[v->first] |= CARDS_D3;
-    int ok = 0;
-    for (int pass = 0; pass < 2 && !ok; pass++) {
-        ok = 1;
+    /* Every hand is written whatever happens; -1 says the counts could not all be met. */
+    for (int p = 0; p < NPLAYERS; p++)
+        hand[p] = p == me ? v->hand : 0;
+    int need = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != me) {
+            if (count[p] < 0 || count[p] > 53)
+                return -1;
+            need += count[p];
+        }
+    if (need != cards_count(unseen))
+        return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        int ok = 1;
         Cards rest = unseen;
         for (int p = 0; p < NPLAYERS; p++)
             if (p != me) {
@@ -104,18 +115,13 @@ int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards
         if (!ok)
             continue;
         for (int p = 0; p < NPLAYERS; p++) {
-            if (p == me) {
-                hand[p] = v->hand;
+            if (p == me)
                 continue;
-            }
             Cards add = draw_cards(rest, count[p] - cards_count(fixed[p]), rng);
             hand[p] = fixed[p] | add;
             rest &= ~add;
-            if (cards_count(hand[p]) != count[p])
-                ok = 0;
         }
-        if (pass == 0 && ok)
-            return 0;
+        return 0;
     }
     return -1;
 }
@@ -216,6 +222,15 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx)
     return best;
 }
 
+/* Whether worlds consistent with v and these counts exist (a copy of the RNG is used, so the
+ * player's stream is not consumed). A peer that shows impossible counts gets the simple rule
+ * instead of a search over worlds that cannot be dealt. */
+static int worlds_exist(const InfoSet *v, const int count[NPLAYERS], Rng rng)
+{
+    Cards hand[NPLAYERS];
+    return mc_sample_hands(v, count, &rng, hand) == 0;
+}
+
 /* ---------------------------------------------------------------- plays */
 
 typedef struct PlayCtx {
@@ -228,7 +243,8 @@ static double sim_play(Mc *mc, void *ctx, int arm, long *legal)
     PlayCtx *c = ctx;
     Cards hand[NPLAYERS];
     GameState g;
-    mc_sample_hands(c->v, c->count, &mc->rng, hand);
+    if (mc_sample_hands(c->v, c->count, &mc->rng, hand))
+        return 0; /* not reached: mc_play checked that worlds can be dealt */
     infoset_to_state(c->v, hand, &g);
     if (state_apply(&g, mc->moves[arm]) & EV_STALEMATE)
         state_finish_stalemate(&g, &mc->rng);
@@ -250,6 +266,8 @@ static Move mc_play(Player *self, const InfoSet *v)
     PlayCtx c = {v, {0}};
     for (int p = 0; p < NPLAYERS; p++)
         c.count[p] = v->ncards[p];
+    if (!worlds_exist(v, c.count, mc->rng)) /* what the server shows cannot be dealt */
+        return simple_choose(mc->moves, n, v->rev);
     return mc->moves[search(mc, n, sim_play, &c)];
 }
 
@@ -268,7 +286,8 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long *legal)
     ExchCtx *c = ctx;
     const InfoSet *v = c->v;
     Cards hand[NPLAYERS];
-    mc_sample_hands(v, c->count, &mc->rng, hand);
+    if (mc_sample_hands(v, c->count, &mc->rng, hand))
+        return 0; /* not reached: mc_exchange checked that worlds can be dealt */
     hand[v->me] &= ~c->cand[arm];
     hand[c->partner] |= c->cand[arm];
     if (c->other_rich >= 0 && c->other_poor >= 0) { /* the fugo still gives: its weakest card */
@@ -313,7 +332,7 @@ static Cards mc_exchange(Player *self, const InfoSet *v, int n)
             c.other_poor = p;
     }
     c.count[me] = cards_count(v->hand);
-    if (c.partner < 0)
+    if (c.partner < 0 || !worlds_exist(v, c.count, mc->rng))
         return cards_weakest(v->hand, n);
     return c.cand[search(mc, k, sim_exchange, &c)];
 }
@@ -369,7 +388,7 @@ static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
 
 int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS])
 {
-    if (!p || strcmp(p->kind, "mc") || !((const Mc *)p->impl)->choice)
+    if (!p || !p->kind || strcmp(p->kind, "mc") || !p->impl || !((const Mc *)p->impl)->choice)
         return -1;
     const Mc *mc = p->impl;
     for (int a = 0; a < MC_CHOICE_ARMS; a++)

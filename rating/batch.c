@@ -360,10 +360,61 @@ out:
     return rc;
 }
 
+/* The cluster-robust covariance of a Bradley-Terry fit (x, natural units; cm the model-based
+ * covariance (L + J/m)^-1 - J/m, replaced in place): the ten pairs of a five-player set share
+ * one deal sequence and are not independent, so the information matrix alone understates the
+ * spread. Sandwich estimator with clusters = observations: cm (sum_o g_o g_o^T) cm, g_o the
+ * score residuals of observation o (the prior's pseudo-pairs are fixed, not sampled). */
+static int sandwich(const Batch *b, const Pairs *q, const double *x, double *cm)
+{
+    const int m = q->m;
+    double *M = calloc((size_t)m * m, sizeof *M), *T = malloc((size_t)m * m * sizeof *T);
+    if (!M || !T) {
+        free(M);
+        free(T);
+        return -1;
+    }
+    for (long k = 0; k < b->nobs; k++) {
+        const Obs *o = &b->obs[k];
+        double g[GAME_MAX_SEATS] = {0};
+        int ix[GAME_MAX_SEATS];
+        for (int i = 0; i < o->n; i++)
+            ix[i] = q->idx[o->player[i]];
+        for (int i = 0; i < o->n; i++)
+            for (int j = i + 1; j < o->n; j++) {
+                double sc = o->rank[i] < o->rank[j] ? 1.0 : 0.5; /* sorted: i is not below j */
+                double pr = 1.0 / (1.0 + exp(-(x[ix[i]] - x[ix[j]])));
+                g[i] += sc - pr;
+                g[j] -= sc - pr;
+            }
+        for (int i = 0; i < o->n; i++)
+            for (int j = 0; j < o->n; j++)
+                M[(size_t)ix[i] * m + ix[j]] += g[i] * g[j];
+    }
+    for (int i = 0; i < m; i++) /* T = cm M */
+        for (int j = 0; j < m; j++) {
+            double t = 0;
+            for (int k = 0; k < m; k++)
+                t += cm[(size_t)i * m + k] * M[(size_t)k * m + j];
+            T[(size_t)i * m + j] = t;
+        }
+    for (int i = 0; i < m; i++) /* cm = T cm (cm is symmetric) */
+        for (int j = 0; j < m; j++) {
+            double t = 0;
+            for (int k = 0; k < m; k++)
+                t += T[(size_t)i * m + k] * cm[(size_t)k * m + j];
+            M[(size_t)i * m + j] = t;
+        }
+    memcpy(cm, M, (size_t)m * m * sizeof *cm);
+    free(M);
+    free(T);
+    return 0;
+}
+
 /* One fit on the observations selected by weights; ratings (Elo scale, per player) in out
  * (NAN for absent players); cov (per player, n x n) when asked. */
 static int fit_once(MethodId m, const Batch *b, const int *weights, const double *warm, double *out, double *cov,
-                    char *err, size_t errsz, const Results *res)
+                    int robust, char *err, size_t errsz, const Results *res)
 {
     const RatingParams *p = b->p;
     Pairs q;
@@ -393,6 +444,10 @@ static int fit_once(MethodId m, const Batch *b, const int *weights, const double
     if (fr) {
         snprintf(err, errsz, "the %s fit does not converge: a player won or lost every comparison (use --prior > 0)",
                  m == M_BT ? "Bradley-Terry" : "Plackett-Luce");
+        goto out;
+    }
+    if (cm && robust && sandwich(b, &q, x, cm)) {
+        snprintf(err, errsz, "out of memory");
         goto out;
     }
     /* place: pool mean at init, or the anchor at its value */
@@ -436,7 +491,9 @@ int batch_run(MethodId m, const RatingParams *p, const Results *res, MethodResul
         goto oom;
     if (m == M_BT && !(out->cov = malloc((size_t)n * n * sizeof *out->cov)))
         goto oom;
-    if (fit_once(m, &b, NULL, NULL, out->rating, out->cov, err, errsz, res))
+    for (long k = 0; k < b.nobs; k++)
+        out->robust |= b.obs[k].n > 2; /* observations of more than one pair */
+    if (fit_once(m, &b, NULL, NULL, out->rating, out->cov, out->robust, err, errsz, res))
         goto out;
     for (long k = 0; k < b.nobs; k++)
         for (int i = 0; i < b.obs[k].n; i++)
@@ -461,7 +518,7 @@ int batch_run(MethodId m, const RatingParams *p, const Results *res, MethodResul
             for (long k = 0; k < b.nobs; k++)
                 weights[(long)(rrng_double(&rng) * (double)b.nobs)]++;
             double *row = out->boot + (size_t)out->nboot * n;
-            if (fit_once(m, &b, weights, out->rating, row, NULL, e2, sizeof e2, res) == 0)
+            if (fit_once(m, &b, weights, out->rating, row, NULL, 0, e2, sizeof e2, res) == 0)
                 out->nboot++; /* replicates that fall apart into groups are skipped */
         }
         double a = (1 - p->confidence) / 2;

@@ -15,26 +15,78 @@
 
 #include "rating/elo.h"
 #include "rating/glicko.h"
+#include "rating/melo.h"
 
-/* One list gives both the table and the "valid: ..." text. */
-#define METHOD_NAMES(X) X("se") X("sg") X("sg2") X("sts") X("elo-game") X("morita") X("bt") X("pl") X("melo")
-#define NAME_ITEM(s) s,
-#define NAME_JOIN(s) s ", "
-static const char *const NAMES[M_COUNT] = {METHOD_NAMES(NAME_ITEM)};
+/* The method table: one row per method, in MethodId order. */
+static const MethodInfo METHODS[M_COUNT] = {
+    {"se", NEED_SETS, 1, "set-wise method (paper 000), Elo inside", NULL, NULL},
+    {"sg", NEED_SETS, 1, "set-wise method (paper 000), Glicko inside", "RD",
+     "Glicko rating deviation: 1 SD of the rating's normal posterior (not a confidence interval)"},
+    {"sg2", NEED_SETS, 1, "set-wise method (paper 000), Glicko-2 inside", "RD",
+     "Glicko-2 rating deviation: 1 SD of the rating's normal posterior (not a confidence interval)"},
+    {"sts", NEED_SETS, 1, "set-wise method (paper 000), TrueSkill inside", "sigma",
+     "TrueSkill sigma: 1 SD of the skill's normal posterior (not a confidence interval)"},
+    {"elo-game", NEED_GAMES, 0, "game-wise multi-player Elo (paper 002)", NULL, NULL},
+    {"morita", NEED_GAMES | NEED_P, 0, "game-wise Elo corrected by initial-hand win rates (paper 002)", NULL, NULL},
+    {"bt", NEED_SETS_OR_GAMES, 0, "Bradley-Terry, maximum likelihood on the pairs of each set (or game)", "SE",
+     "standard error"},
+    {"pl", NEED_SETS_OR_GAMES, 0, "Plackett-Luce, maximum likelihood on each set's (or game's) order", "SE",
+     "bootstrap standard deviation, resampling whole sets (or games)"},
+    {"melo", NEED_SETS, 0, "multidimensional Elo (mElo2, Balduzzi et al. 2018) on the pairs of each set", NULL, NULL},
+};
 
-const char *method_name(MethodId m) { return (unsigned)m < M_COUNT ? NAMES[m] : "?"; }
+const MethodInfo *method_info(MethodId m) { return &METHODS[(unsigned)m < M_COUNT ? m : 0]; }
+
+const char *method_name(MethodId m) { return (unsigned)m < M_COUNT ? METHODS[m].name : "?"; }
 
 int method_parse(const char *name)
 {
     for (int i = 0; i < M_COUNT; i++)
-        if (!strcmp(name, NAMES[i]))
+        if (!strcmp(name, METHODS[i].name))
             return i;
     return -1;
 }
 
-const char *method_names(void) { return METHOD_NAMES(NAME_JOIN) "all"; }
+const char *method_names(void)
+{
+    static char buf[256]; /* written once from the table; the same text every call */
+    if (!buf[0]) {
+        size_t k = 0;
+        for (int i = 0; i < M_COUNT; i++)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s, ", METHODS[i].name);
+        snprintf(buf + k, sizeof buf - k, "all");
+    }
+    return buf;
+}
 
-int method_uses_games(MethodId m) { return m == M_ELO_GAME || m == M_MORITA; }
+int method_uses_games(MethodId m) { return (METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_GAMES; }
+
+int method_applies(MethodId m, const Results *res, char *why, size_t whysz)
+{
+    const int need = METHODS[m].needs;
+    if ((need & NEED_SETS_OR_GAMES) == NEED_SETS && res->nsets == 0) {
+        snprintf(why, whysz, "method %s needs per-set results (a CSV with the header set,order,player,points, or --db)",
+                 METHODS[m].name);
+        return 0;
+    }
+    if ((need & NEED_SETS_OR_GAMES) == NEED_GAMES && res->ngames == 0) {
+        snprintf(why, whysz, "method %s needs per-game results (a CSV with the header game,player,rank[,p], or --db)",
+                 METHODS[m].name);
+        return 0;
+    }
+    if ((need & NEED_SETS_OR_GAMES) == NEED_SETS_OR_GAMES && res->nsets == 0 && res->ngames == 0) {
+        snprintf(why, whysz, "method %s needs set or game results", METHODS[m].name);
+        return 0;
+    }
+    if ((need & NEED_P) && !res->has_p) {
+        snprintf(why, whysz,
+                 "method %s needs initial-hand win rates (the p column of game,player,rank,p); without them it is "
+                 "elo-game",
+                 METHODS[m].name);
+        return 0;
+    }
+    return 1;
+}
 
 void rating_params_default(RatingParams *p)
 {
@@ -78,6 +130,7 @@ void method_result_free(MethodResult *r)
     free(r->count);
     free(r->cov);
     free(r->boot);
+    free(r->bound);
     memset(r, 0, sizeof *r);
 }
 
@@ -94,7 +147,8 @@ static int alloc_result(MethodResult *r, MethodId m, const RatingParams *p, int 
     r->hi = malloc(sz * sizeof *r->hi);
     r->aux = calloc(sz * (size_t)(aux_per_player > 0 ? aux_per_player : 1), sizeof *r->aux);
     r->count = calloc(sz, sizeof *r->count);
-    if (!r->rating || !r->unc || !r->lo || !r->hi || !r->aux || !r->count)
+    r->bound = calloc(sz, sizeof *r->bound);
+    if (!r->rating || !r->unc || !r->lo || !r->hi || !r->aux || !r->count || !r->bound)
         return -1;
     for (int i = 0; i < n; i++)
         r->rating[i] = r->unc[i] = r->lo[i] = r->hi[i] = NAN;
@@ -250,6 +304,142 @@ static int gamewise_run(MethodId m, const RatingParams *p, const Results *res, M
     return 0;
 }
 
+/* ---- what bounds each rating: strongly connected components of "scored against" ---- */
+
+#define BOUND_MAX_PLAYERS 2048
+
+typedef struct Graph {
+    int n;
+    size_t words;      /* 64-bit words per row */
+    uint64_t *out, *in; /* out[x] has y when x scored against y; in[y] has x */
+} Graph;
+
+static void graph_edge(Graph *g, int x, int y)
+{
+    g->out[(size_t)x * g->words + (size_t)y / 64] |= 1ULL << (y % 64);
+    g->in[(size_t)y * g->words + (size_t)x / 64] |= 1ULL << (x % 64);
+}
+
+/* Iterative DFS over rows (out or in), visiting unvisited nodes; appends finish order. */
+static void dfs(const Graph *g, const uint64_t *rows, int start, uint8_t *seen, int *stack, int *order, int *norder,
+                int *comp, int label)
+{
+    int top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    if (comp)
+        comp[start] = label;
+    while (top) {
+        int v = stack[top - 1], next = -1;
+        const uint64_t *row = rows + (size_t)v * g->words;
+        for (size_t w = 0; w < g->words && next < 0; w++) {
+            uint64_t bits = row[w];
+            while (bits) {
+                int u = (int)(w * 64) + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                if (!seen[u]) {
+                    next = u;
+                    break;
+                }
+            }
+        }
+        if (next >= 0) {
+            seen[next] = 1;
+            if (comp)
+                comp[next] = label;
+            stack[top++] = next;
+        } else {
+            top--;
+            if (order)
+                order[(*norder)++] = v;
+        }
+    }
+}
+
+/* Fills out->bound from the comparisons the method rated (sets, or games when use_sets = 0).
+ * Kosaraju: components of the comparison graph; a component nobody outside ever scored
+ * against is BOUND_ABOVE, one that never scored against an outsider BOUND_BELOW. */
+static void compute_bounds(const Results *res, int use_sets, MethodResult *out)
+{
+    const int n = res->nplayers;
+    out->unbounded = 0;
+    if (n < 2 || n > BOUND_MAX_PLAYERS)
+        return;
+    Graph g = {n, (size_t)(n + 63) / 64, NULL, NULL};
+    g.out = calloc((size_t)n * g.words, sizeof *g.out);
+    g.in = calloc((size_t)n * g.words, sizeof *g.in);
+    uint8_t *seen = calloc((size_t)n, 1), *active = calloc((size_t)n, 1);
+    int *stack = malloc((size_t)n * sizeof *stack), *order = malloc((size_t)n * sizeof *order);
+    int *comp = malloc((size_t)n * sizeof *comp);
+    if (!g.out || !g.in || !seen || !active || !stack || !order || !comp)
+        goto out;
+    long units = use_sets ? res->nsets : res->ngames;
+    for (long k = 0; k < units; k++) {
+        int m = use_sets ? SET_PLAYERS : res->games[k].n;
+        const int *pl = use_sets ? res->sets[k].player : res->games[k].player;
+        for (int i = 0; i < m; i++) {
+            active[pl[i]] = 1;
+            for (int j = 0; j < m; j++) {
+                if (i == j)
+                    continue;
+                double sc = use_sets ? set_score(res->sets[k].points[i], res->sets[k].points[j])
+                                     : set_score(-res->games[k].rank[i], -res->games[k].rank[j]);
+                if (sc > 0)
+                    graph_edge(&g, pl[i], pl[j]);
+            }
+        }
+    }
+    int norder = 0, ncomp = 0;
+    for (int v = 0; v < n; v++)
+        if (active[v] && !seen[v])
+            dfs(&g, g.out, v, seen, stack, order, &norder, NULL, 0);
+    memset(seen, 0, (size_t)n);
+    for (int i = norder - 1; i >= 0; i--)
+        if (!seen[order[i]])
+            dfs(&g, g.in, order[i], seen, stack, NULL, NULL, comp, ncomp++);
+    if (ncomp <= 1)
+        goto out;
+    int *has_in = calloc((size_t)ncomp, sizeof *has_in), *has_out = calloc((size_t)ncomp, sizeof *has_out);
+    if (has_in && has_out) {
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++)
+                if (active[x] && active[y] && comp[x] != comp[y] &&
+                    (g.out[(size_t)x * g.words + (size_t)y / 64] >> (y % 64) & 1)) {
+                    has_out[comp[x]] = 1;
+                    has_in[comp[y]] = 1;
+                }
+        for (int x = 0; x < n; x++) {
+            if (!active[x])
+                continue;
+            int c = comp[x];
+            out->bound[x] = !has_in[c] ? BOUND_ABOVE : !has_out[c] ? BOUND_BELOW : BOUND_DATA;
+            out->unbounded += out->bound[x] != BOUND_DATA;
+        }
+    }
+    free(has_in);
+    free(has_out);
+out:
+    free(g.out);
+    free(g.in);
+    free(seen);
+    free(active);
+    free(stack);
+    free(order);
+    free(comp);
+}
+
+typedef struct MeloStep {
+    RatingStepFn cb;
+    void *ctx;
+    const MethodResult *out;
+} MeloStep;
+
+static void melo_step(void *ctx, long k, const int *players, int np)
+{
+    MeloStep *m = ctx;
+    m->cb(m->ctx, M_MELO, k, players, np, m->out);
+}
+
 int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx,
                char *err, size_t errsz)
 {
@@ -258,16 +448,9 @@ int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResu
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    if (method_uses_games(m) && res->ngames == 0) {
-        snprintf(err, errsz, "method %s needs per-game results (a CSV with the header game,player,rank[,p])",
-                 method_name(m));
+    if (!method_applies(m, res, err, errsz))
         return -1;
-    }
-    if ((m <= M_STS || m == M_MELO) && res->nsets == 0) {
-        snprintf(err, errsz, "method %s needs per-set results (a CSV with the header set,order,player,points)",
-                 method_name(m));
-        return -1;
-    }
+    int rc = 0;
     switch (m) {
     case M_SE:
     case M_SG:
@@ -277,20 +460,35 @@ int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResu
             snprintf(err, errsz, "out of memory");
             return -1;
         }
-        return 0;
+        break;
     case M_ELO_GAME:
     case M_MORITA:
-        return gamewise_run(m, p, res, out, cb, ctx);
+        rc = gamewise_run(m, p, res, out, cb, ctx);
+        break;
     case M_BT:
     case M_PL:
-        return batch_run(m, p, res, out, err, errsz);
-    case M_MELO:
-        return melo_run(p, res, out, cb, ctx);
+        rc = batch_run(m, p, res, out, err, errsz);
+        break;
+    case M_MELO: {
+        MeloParams mp = {p->melo_k, p->melo_lr_r, p->melo_lr_c, p->melo_epochs, p->init, p->seed};
+        MeloStep st = {cb, ctx, out};
+        melo_fit(&mp, res, out->rating, out->aux, out->count, cb ? melo_step : NULL, &st);
+        break;
+    }
     default:
         snprintf(err, errsz, "unknown method");
         return -1;
     }
+    if (rc == 0) {
+        int use_sets = (METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_SETS ||
+                       ((METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_SETS_OR_GAMES && res->nsets > 0);
+        compute_bounds(res, use_sets, out);
+    }
+    return rc;
 }
+
+/* Glickman's expected outcome between two rated players uses both deviations. */
+static double combined_rd(double a, double b) { return sqrt(a * a + b * b); }
 
 double method_win_prob(const MethodResult *r, int x, int y)
 {
@@ -299,13 +497,15 @@ double method_win_prob(const MethodResult *r, int x, int y)
     case M_SE:
         return elo_expected(rx, ry, r->p.elo_f);
     case M_SG:
-        return glicko_win_prob(rx, ry, r->unc[y]);
+        return glicko_win_prob(rx, ry, combined_rd(r->unc[x], r->unc[y]));
     case M_SG2:
-        return glicko2_win_prob(rx, ry, r->unc[y]);
+        return glicko2_win_prob(rx, ry, combined_rd(r->unc[x], r->unc[y]));
     case M_STS:
         return ts_win_prob(&r->p.ts, (TsRating){rx, r->unc[x]}, (TsRating){ry, r->unc[y]});
-    case M_MELO:
-        return melo_win_prob(r, x, y);
+    case M_MELO: {
+        int k2 = 2 * r->p.melo_k;
+        return melo_prob(k2, MELO_ELO_SCALE, rx, ry, r->aux + (size_t)x * k2, r->aux + (size_t)y * k2);
+    }
     default: /* elo-game, morita, bt, pl: Elo scale */
         return elo_expected(rx, ry, 400);
     }

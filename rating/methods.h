@@ -7,7 +7,9 @@
  *   bt, pl            batch Bradley-Terry on pairwise results and Plackett-Luce on finishing
  *                     orders (maximum likelihood by MM), bootstrap confidence intervals
  *   melo              multidimensional Elo (Balduzzi et al. 2018), rock-paper-scissors aware
- * A MethodResult owns its arrays (method_result_free).
+ * The method table (method_info) says what each method needs and what its uncertainty is;
+ * `--method all` and the input checks read it. A MethodResult owns its arrays
+ * (method_result_free).
  */
 #ifndef DHM_METHODS_H
 #define DHM_METHODS_H
@@ -19,6 +21,20 @@
 #include "rating/trueskill.h"
 
 typedef enum { M_SE, M_SG, M_SG2, M_STS, M_ELO_GAME, M_MORITA, M_BT, M_PL, M_MELO, M_COUNT } MethodId;
+
+/* What a method needs from the input. */
+enum { NEED_SETS = 1, NEED_GAMES = 2, NEED_SETS_OR_GAMES = 3, NEED_P = 4 };
+
+typedef struct MethodInfo {
+    const char *name;
+    int needs;          /* NEED_* */
+    int setwise;        /* the set-wise procedure of paper 000 (averaged or sequential) */
+    const char *what;   /* one line: what the method is */
+    const char *unc;    /* short column label of MethodResult.unc, NULL when it has none */
+    const char *unc_what; /* what that number is (its kind, and that it is not an interval) */
+} MethodInfo;
+
+const MethodInfo *method_info(MethodId m);
 
 typedef struct RatingParams {
     int sequential;      /* set-wise: apply the four results one after another */
@@ -40,12 +56,22 @@ typedef struct RatingParams {
     int melo_epochs;     /* melo: passes over the data (1) */
 } RatingParams;
 
+/* MethodResult.bound: whether the data bound a player's rating. Take the comparison graph
+ * (x -> y when x ever scored against y, a draw counting) and its strongly connected groups:
+ * a group that nobody outside it ever scored against can rise without limit (BOUND_ABOVE: a
+ * perfect record against the others; only the prior or the update rule stops it), and a
+ * group that never scored against anyone outside it can fall without limit (BOUND_BELOW). */
+enum { BOUND_DATA = 0, BOUND_ABOVE = 1, BOUND_BELOW = 2 };
+
 typedef struct MethodResult {
     MethodId id;
     int n;
     double *rating;   /* per player; NAN for players the method never saw */
-    double *unc;      /* RD, sigma, standard error; NAN if none */
-    double *lo, *hi;  /* confidence interval (bt, pl), else NAN */
+    double *unc;      /* see method_info(id)->unc_what; NAN if none */
+    double *lo, *hi;  /* confidence interval (bt, pl: bootstrap percentile), else NAN */
+    int8_t *bound;    /* per player: BOUND_* (computed for up to 2048 players, else all 0) */
+    int unbounded;    /* how many players are not BOUND_DATA */
+    int robust;       /* bt: unc and LOS are cluster-robust (observations of > 2 players) */
     double *aux;      /* sg2: volatility; melo: the 2k-vector per player */
     long *count;      /* sets or games rated */
     double *cov;      /* bt: covariance of ratings (n x n, Elo units^2), else NULL */
@@ -62,12 +88,18 @@ const char *method_name(MethodId m);
 int method_parse(const char *name); /* -1 if unknown */
 const char *method_names(void);     /* "se, sg, ..." */
 int method_uses_games(MethodId m);  /* elo-game and morita need per-game rows */
+/* Whether the input has what method m needs (sets, games, initial-hand win rates); when not,
+ * a one-line reason goes to why. */
+int method_applies(MethodId m, const Results *res, char *why, size_t whysz);
 
 /* Runs a method. Sets must be sorted (results_sort_sets). Returns 0, or -1 with err. */
 int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx,
                char *err, size_t errsz);
 void method_result_free(MethodResult *r);
-/* Predicted probability that x beats y (paper 000 eqs. 3/6/8/10 and equivalents). */
+/* Predicted probability that x beats y (paper 000 eqs. 3/6/8/10 and equivalents); always
+ * method_win_prob(r, x, y) + method_win_prob(r, y, x) = 1. SG and SG2 use the combined
+ * deviation sqrt(RD_x^2 + RD_y^2) in g() (Glickman's expected outcome of a game between two
+ * rated players), not eq. 6's RD of the second player alone, which depends on argument order. */
 double method_win_prob(const MethodResult *r, int x, int y);
 /* Likelihood of superiority (x stronger than y): from the covariance (bt) or the bootstrap
  * replicates (pl); NAN when the method has neither. */
@@ -76,15 +108,7 @@ double method_los(const MethodResult *r, int x, int y);
 /* Pairwise results of a set: score of a (1 win, 0.5 draw, 0 loss) against b by total points. */
 static inline double set_score(double pa, double pb) { return pa > pb ? 1.0 : pa < pb ? 0.0 : 0.5; }
 
-/* Implemented in batch.c / melo.c; called by method_run. */
+/* Implemented in batch.c; called by method_run. */
 int batch_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, char *err, size_t errsz);
-int melo_run(const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx);
-double melo_win_prob(const MethodResult *r, int x, int y);
-#define MELO_ELO_SCALE 173.71779276130072 /* 400 / ln 10 */
-/* mElo building blocks (k2 = 2k <= 64): the win probability of a over b with logistic scale
- * `scale`, and one online update after a scored `score` against b (returns delta). */
-double melo_prob(int k2, double scale, double ra, double rb, const double *ca, const double *cb);
-double melo_update(int k2, double scale, double lr_r, double lr_c, double *ra, double *rb, double *ca, double *cb,
-                   double score);
 
 #endif

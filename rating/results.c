@@ -154,6 +154,7 @@ int results_add_game(Results *r, int n, const int *player, const double *rank, c
         g->rank[i] = rank[i];
         g->p[i] = p ? p[i] : 0.5;
     }
+    r->has_p |= p != NULL;
     return 0;
 }
 
@@ -197,7 +198,25 @@ static int cmp_sets(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-void results_sort_sets(Results *r) { qsort(r->sets, (size_t)r->nsets, sizeof *r->sets, cmp_sets); }
+void results_sort_sets(Results *r)
+{
+    if (r->nsets > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(r->sets, (size_t)r->nsets, sizeof *r->sets, cmp_sets);
+    for (long k = 0; k < r->nsets; k++) { /* insertion sort of five entries by name */
+        RSet *s = &r->sets[k];
+        for (int i = 1; i < SET_PLAYERS; i++) {
+            int pl = s->player[i];
+            double pt = s->points[i];
+            int j = i;
+            for (; j > 0 && strcmp(r->names[s->player[j - 1]], r->names[pl]) > 0; j--) {
+                s->player[j] = s->player[j - 1];
+                s->points[j] = s->points[j - 1];
+            }
+            s->player[j] = pl;
+            s->points[j] = pt;
+        }
+    }
+}
 
 /* ---- CSV ---- */
 
@@ -402,7 +421,7 @@ int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t er
                 fail(err, errsz, path, pe->line, "game %s has only one player", idkeys[k]);
                 goto out;
             }
-            if (results_add_game(r, pe->n, pe->player, pe->val, pe->p))
+            if (results_add_game(r, pe->n, pe->player, pe->val, has_p ? pe->p : NULL))
                 goto oom;
         }
     }

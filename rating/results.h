@@ -36,6 +36,8 @@ typedef struct Results {
     long nsets, cap_sets;
     RGame *games;
     long ngames, cap_games;
+    long games_in_sets; /* games behind the sets when the source knows them (a store), else 0 */
+    int has_p;          /* some game came with initial-hand win rates p */
     /* name -> index hash (open addressing) */
     int *hash;
     int hash_cap;
@@ -62,7 +64,9 @@ int results_add_game(Results *r, int n, const int *player, const double *rank, c
  * 30000 + step * index + a uniform integer in [-noise/2, noise/2). Seeded. */
 int results_add_random_sets(Results *r, int nplayers, long nsets, double step, double noise, uint64_t seed);
 
-/* Sorts sets by (order, file order) so that rating follows the start order. */
+/* Sorts sets by (order, file order) so that rating follows the start order, and the five
+ * entries of each set by player name, so that nothing depends on the order of rows within a
+ * set (sequential set-wise rating and mElo visit pairs in this order). */
 void results_sort_sets(Results *r);
 
 #endif

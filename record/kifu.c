@@ -266,7 +266,7 @@ static void write_hands(FILE *f, const char *key, const Cards h[NPLAYERS])
     fprintf(f, " \n");
 }
 
-void kifu_write_game(FILE *f, const GameRecord *rec, const long *usec)
+void kifu_write_game(FILE *f, const GameRecord *rec)
 {
     uint8_t seat_of[NPLAYERS];
     for (int s = 0; s < NPLAYERS; s++)
@@ -285,7 +285,7 @@ void kifu_write_game(FILE *f, const GameRecord *rec, const long *usec)
     for (int i = 0; i < rec->nplays; i++) {
         char m[MOVE_MAX_TEXT];
         move_format(rec->plays[i].move, m, sizeof m);
-        fprintf(f, " %s[%ld]", m, usec ? usec[i] : 0L);
+        fprintf(f, " %s[%lu]", m, (unsigned long)rec->plays[i].usec);
     }
     fprintf(f, " \nresult");
     for (int i = 0; i < NPLAYERS; i++)

@@ -45,7 +45,7 @@ int kifu_next(KifuReader *r, KifuGame *g, char *err, size_t errsz);
 
 /* Writing. */
 void kifu_write_header(FILE *f, const char *const names[NPLAYERS]);
-/* usec may be NULL (times written as 0). */
-void kifu_write_game(FILE *f, const GameRecord *rec, const long *usec);
+/* Each play is written with its thinking time in µs (PlayRec.usec; 0 when not timed). */
+void kifu_write_game(FILE *f, const GameRecord *rec);
 
 #endif

@@ -1,8 +1,13 @@
 /* store.c — the SQLite results store (see store.h). */
 #include "record/store.h"
 
+#include "record/pack.h"
+
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +20,10 @@ struct Store {
     sqlite3 *db;
     pthread_mutex_t mu;
     long run_id;
+    int lock_fd;  /* writers: an flock on the file, held until store_close */
+    int nplayers; /* players of the run (ids 0 .. nplayers-1), checked on open */
+    int games;    /* games per set of the run */
+    int records_format; /* pack format of the stored records (meta 'records_format'; 1 if absent) */
 };
 
 static const char *SCHEMA =
@@ -104,6 +113,24 @@ static int open_db(Store **out, const char *path, int flags, char *err, size_t e
         return -1;
     }
     pthread_mutex_init(&s->mu, NULL);
+    s->lock_fd = -1;
+    if (flags & SQLITE_OPEN_READWRITE) {
+        /* One writer at a time. The descriptor stays open until after sqlite3_close: closing
+         * any descriptor of the file would drop SQLite's own POSIX locks on it. */
+        s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (s->lock_fd < 0) {
+            snprintf(err, errsz, "cannot open %s: %s", path, strerror(errno));
+            store_close(s);
+            return -1;
+        }
+        if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+            snprintf(err, errsz, "%s is being written by another dhm process (a tournament still running?); "
+                                 "wait for it to end or stop it first",
+                     path);
+            store_close(s);
+            return -1;
+        }
+    }
     if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
         snprintf(err, errsz, "cannot open %s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
         store_close(s);
@@ -167,9 +194,11 @@ int store_create(Store **out, const char *path, const RunInfo *run, int nplayers
         return -1;
     }
     sqlite3_stmt *st = NULL;
-    int ok = sqlite3_prepare_v2(s->db, "INSERT INTO meta VALUES ('schema', ?), ('kind', 'dhm tournament')", -1, &st,
-                                NULL) == SQLITE_OK;
-    ok = ok && sqlite3_bind_int(st, 1, STORE_SCHEMA) == SQLITE_OK && sqlite3_step(st) == SQLITE_DONE;
+    int ok = sqlite3_prepare_v2(s->db,
+                                "INSERT INTO meta VALUES ('schema', ?), ('kind', 'dhm tournament'), ('records_format', ?)",
+                                -1, &st, NULL) == SQLITE_OK;
+    ok = ok && sqlite3_bind_int(st, 1, STORE_SCHEMA) == SQLITE_OK && sqlite3_bind_int(st, 2, PACK_FORMAT) == SQLITE_OK &&
+         sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);
     ok = ok && sqlite3_prepare_v2(s->db,
                                   "INSERT INTO runs (id, command, seed, sets, games, seat_change, class_reset, pairing,"
@@ -209,9 +238,54 @@ int store_create(Store **out, const char *path, const RunInfo *run, int nplayers
         return -1;
     }
     s->run_id = 1;
+    s->nplayers = nplayers;
+    s->games = run->games;
+    s->records_format = PACK_FORMAT;
     *out = s;
     return 0;
 }
+
+/* The run row and the players table must describe one run: games >= 1, player ids exactly
+ * 0 .. n-1 with names and specs. Fills s->games and s->nplayers. */
+static int check_run(Store *s, const char *path, char *err, size_t errsz)
+{
+    sqlite3_stmt *st;
+    int ok = sqlite3_prepare_v2(s->db, "SELECT games FROM runs WHERE id = 1", -1, &st, NULL) == SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW;
+    s->games = ok ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (!ok || s->games < 1) {
+        snprintf(err, errsz, "damaged database %s: %s", path, ok ? "the run has no games per set" : "it holds no run");
+        return -1;
+    }
+    ok = sqlite3_prepare_v2(s->db,
+                            "SELECT count(*), min(id), max(id), sum(name IS NULL OR spec IS NULL OR name = '')"
+                            " FROM players WHERE run_id = 1",
+                            -1, &st, NULL) == SQLITE_OK &&
+         sqlite3_step(st) == SQLITE_ROW;
+    long n = ok ? sqlite3_column_int64(st, 0) : 0, lo = ok ? sqlite3_column_int64(st, 1) : -1,
+         hi = ok ? sqlite3_column_int64(st, 2) : -1, bad = ok ? sqlite3_column_int64(st, 3) : 1;
+    sqlite3_finalize(st);
+    if (!ok || n < NPLAYERS || n > 100000 || lo != 0 || hi != n - 1 || bad) {
+        snprintf(err, errsz, "damaged database %s: the players table does not list players 0..N-1 with names", path);
+        return -1;
+    }
+    s->nplayers = (int)n;
+    s->records_format = 1;
+    if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = 'records_format'", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            s->records_format = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (s->records_format < 1 || s->records_format > PACK_FORMAT) {
+        snprintf(err, errsz, "%s: its game records are in format %d; this dhm reads formats 1..%d (a newer dhm wrote it?)",
+                 path, s->records_format, PACK_FORMAT);
+        return -1;
+    }
+    return 0;
+}
+
+int store_records_format(const Store *s) { return s->records_format; }
 
 int store_open(Store **out, const char *path, int writable, char *err, size_t errsz)
 {
@@ -229,6 +303,10 @@ int store_open(Store **out, const char *path, int writable, char *err, size_t er
         store_close(s);
         return -1;
     }
+    if (check_run(s, path, err, errsz)) {
+        store_close(s);
+        return -1;
+    }
     s->run_id = 1;
     *out = s;
     return 0;
@@ -240,6 +318,8 @@ void store_close(Store *s)
         return;
     if (s->db)
         sqlite3_close(s->db);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd); /* releases the writer's lock */
     pthread_mutex_destroy(&s->mu);
     free(s);
 }
@@ -293,8 +373,9 @@ int store_load_run(Store *s, RunInfo *run, int *nplayers, char ***names, char **
             *names = realloc(*names, (size_t)cap * sizeof **names);
             *specs = realloc(*specs, (size_t)cap * sizeof **specs);
         }
-        (*names)[*nplayers] = strdup((const char *)sqlite3_column_text(st, 0));
-        (*specs)[*nplayers] = strdup((const char *)sqlite3_column_text(st, 1));
+        const char *nm = (const char *)sqlite3_column_text(st, 0), *sp = (const char *)sqlite3_column_text(st, 1);
+        (*names)[*nplayers] = strdup(nm ? nm : "?");
+        (*specs)[*nplayers] = strdup(sp ? sp : "");
         (*nplayers)++;
     }
     sqlite3_finalize(st);
@@ -322,7 +403,7 @@ void store_free_names(int n, char **names, char **specs)
 
 int store_done_sets(Store *s, uint8_t *done, long nsets)
 {
-    memset(done, 0, (size_t)nsets);
+    memset(done, 0, (size_t)(nsets + 7) / 8);
     pthread_mutex_lock(&s->mu);
     sqlite3_stmt *st;
     int rc = -1;
@@ -330,7 +411,7 @@ int store_done_sets(Store *s, uint8_t *done, long nsets)
         while (sqlite3_step(st) == SQLITE_ROW) {
             sqlite3_int64 k = sqlite3_column_int64(st, 0);
             if (k >= 0 && k < nsets)
-                done[k] = 1;
+                done[k >> 3] |= (uint8_t)(1u << (k & 7));
         }
         sqlite3_finalize(st);
         rc = 0;
@@ -419,55 +500,137 @@ int store_finish_run(Store *s, const char *when)
     return rc;
 }
 
+/* Reads and checks the five set_players rows of set idx (pq bound and reset by the caller). */
+static int read_set_players(Store *s, sqlite3_stmt *pq, StoredSet *x, char *err, size_t errsz)
+{
+    int seen = 0;
+    while (sqlite3_step(pq) == SQLITE_ROW) {
+        int p = sqlite3_column_int(pq, 0);
+        sqlite3_int64 id = sqlite3_column_int64(pq, 1);
+        if (p < 0 || p >= NPLAYERS || (seen >> p) & 1) {
+            snprintf(err, errsz, "damaged database: set %ld: bad or repeated player number %d", x->idx, p);
+            return -1;
+        }
+        if (id < 0 || id >= s->nplayers) {
+            snprintf(err, errsz, "damaged database: set %ld: player id %lld is not a player of the run", x->idx,
+                     (long long)id);
+            return -1;
+        }
+        seen |= 1 << p;
+        x->player[p] = (int)id;
+        x->total[p] = (long)sqlite3_column_int64(pq, 2);
+        x->forfeit[p] = sqlite3_column_int(pq, 3);
+        x->timeouts[p] = (long)sqlite3_column_int64(pq, 4);
+    }
+    if (seen != 31) {
+        snprintf(err, errsz, "damaged database: set %ld is incomplete (it lacks some players)", x->idx);
+        return -1;
+    }
+    for (int p = 0; p < NPLAYERS; p++)
+        for (int q = p + 1; q < NPLAYERS; q++)
+            if (x->player[p] == x->player[q]) {
+                snprintf(err, errsz, "damaged database: set %ld: player id %d appears twice", x->idx, x->player[p]);
+                return -1;
+            }
+    return 0;
+}
+
+/* The classes blob and the totals must agree with the run. */
+static int check_set_games(const Store *s, StoredSet *x, const void *blob, int bytes, char *err, size_t errsz)
+{
+    if (x->games != s->games || bytes != x->games || (bytes > 0 && !blob)) {
+        snprintf(err, errsz, "damaged database: set %ld holds %d games (%d class codes); the run plays %d", x->idx,
+                 x->games, bytes, s->games);
+        return -1;
+    }
+    x->classes = blob;
+    long pts[NPLAYERS] = {0};
+    for (int g = 0; g < x->games; g++) {
+        if (x->classes[g] >= 120) {
+            snprintf(err, errsz, "damaged database: set %ld, game %d: class code %d is not a finishing order", x->idx,
+                     g, x->classes[g]);
+            return -1;
+        }
+        int cls[NPLAYERS];
+        unpack_classes(x->classes[g], cls);
+        for (int p = 0; p < NPLAYERS; p++)
+            pts[p] += 5 - cls[p];
+    }
+    for (int p = 0; p < NPLAYERS; p++)
+        if (pts[p] != x->total[p]) {
+            snprintf(err, errsz, "damaged database: set %ld: player number %d's total %ld is not the %ld points of its games",
+                     x->idx, p, x->total[p], pts[p]);
+            return -1;
+        }
+    return 0;
+}
+
 int store_each_set(Store *s, int order_by_start, StoreSetFn fn, void *ctx, char *err, size_t errsz)
 {
     pthread_mutex_lock(&s->mu);
     sqlite3_stmt *st;
     int rc = -1;
+    if (errsz)
+        err[0] = 0;
     const char *sql = order_by_start
-                          ? "SELECT s.idx, s.started, g.classes, s.games FROM sets s JOIN set_games g"
+                          ? "SELECT s.idx, s.started, g.classes, s.games, s.status, s.note FROM sets s JOIN set_games g"
                             " ON g.run_id = s.run_id AND g.set_idx = s.idx ORDER BY s.started, s.idx"
-                          : "SELECT s.idx, s.started, g.classes, s.games FROM sets s JOIN set_games g"
+                          : "SELECT s.idx, s.started, g.classes, s.games, s.status, s.note FROM sets s JOIN set_games g"
                             " ON g.run_id = s.run_id AND g.set_idx = s.idx ORDER BY s.idx";
     sqlite3_stmt *pq = NULL;
     if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, "SELECT player_no, player_id, total FROM set_players WHERE run_id = 1 AND set_idx = ?",
+        sqlite3_prepare_v2(s->db,
+                           "SELECT player_no, player_id, total, forfeit, timeouts FROM set_players"
+                           " WHERE run_id = 1 AND set_idx = ?",
                            -1, &pq, NULL) != SQLITE_OK) {
         db_fail(s->db, err, errsz, "cannot read the sets");
         sqlite3_finalize(pq);
         goto out;
     }
     rc = 0;
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        long idx = (long)sqlite3_column_int64(st, 0);
-        char started[40];
-        copy_text(started, sizeof started, sqlite3_column_text(st, 1));
-        int games = sqlite3_column_int(st, 3);
-        const uint8_t *cls = sqlite3_column_blob(st, 2);
-        if (sqlite3_column_bytes(st, 2) < games)
-            games = sqlite3_column_bytes(st, 2);
-        int player[NPLAYERS], seen = 0;
-        long total[NPLAYERS];
+    StoredSet x;
+    int step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        memset(&x, 0, sizeof x);
+        x.idx = (long)sqlite3_column_int64(st, 0);
+        copy_text(x.started, sizeof x.started, sqlite3_column_text(st, 1));
+        x.games = sqlite3_column_int(st, 3);
+        copy_text(x.status, sizeof x.status, sqlite3_column_text(st, 4));
+        copy_text(x.note, sizeof x.note, sqlite3_column_text(st, 5));
+        const void *blob = sqlite3_column_blob(st, 2);
+        int bytes = sqlite3_column_bytes(st, 2);
         sqlite3_reset(pq);
-        sqlite3_bind_int64(pq, 1, idx);
-        while (sqlite3_step(pq) == SQLITE_ROW) {
-            int p = sqlite3_column_int(pq, 0);
-            if (p < 0 || p >= NPLAYERS)
-                continue;
-            player[p] = sqlite3_column_int(pq, 1);
-            total[p] = (long)sqlite3_column_int64(pq, 2);
-            seen |= 1 << p;
-        }
-        if (seen != 31) {
-            snprintf(err, errsz, "set %ld is incomplete in the database", idx);
+        sqlite3_bind_int64(pq, 1, x.idx);
+        if (read_set_players(s, pq, &x, err, errsz) || check_set_games(s, &x, blob, bytes, err, errsz)) {
             rc = -1;
             break;
         }
-        rc = fn(ctx, idx, started, player, total, cls, games);
+        rc = fn(ctx, &x);
+    }
+    if (rc == 0 && step != SQLITE_DONE) {
+        db_fail(s->db, err, errsz, "cannot read the sets");
+        rc = -1;
     }
     sqlite3_finalize(st);
     sqlite3_finalize(pq);
 out:
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+int store_count_sets(Store *s, long *ok, long *not_ok)
+{
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    *ok = *not_ok = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT status = 'ok', count(*) FROM sets WHERE run_id = 1 GROUP BY 1", -1, &st,
+                           NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW)
+            *(sqlite3_column_int(st, 0) ? ok : not_ok) += (long)sqlite3_column_int64(st, 1);
+        sqlite3_finalize(st);
+        rc = 0;
+    }
     pthread_mutex_unlock(&s->mu);
     return rc;
 }
@@ -497,13 +660,20 @@ int store_set_records(Store *s, long idx, uint8_t **data, size_t *len, int playe
     }
     sqlite3_finalize(st);
     if (rc == 0 &&
-        sqlite3_prepare_v2(s->db, "SELECT player_no, player_id FROM set_players WHERE run_id = 1 AND set_idx = ?", -1,
-                           &st, NULL) == SQLITE_OK) {
+        sqlite3_prepare_v2(s->db,
+                           "SELECT player_no, player_id, total, forfeit, timeouts FROM set_players"
+                           " WHERE run_id = 1 AND set_idx = ?",
+                           -1, &st, NULL) == SQLITE_OK) {
+        StoredSet x;
+        memset(&x, 0, sizeof x);
+        x.idx = idx;
         sqlite3_bind_int64(st, 1, idx);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            int p = sqlite3_column_int(st, 0);
-            if (p >= 0 && p < NPLAYERS)
-                player[p] = sqlite3_column_int(st, 1);
+        if (read_set_players(s, st, &x, err, errsz)) {
+            free(*data);
+            *data = NULL;
+            rc = -1;
+        } else {
+            memcpy(player, x.player, sizeof x.player);
         }
         sqlite3_finalize(st);
     }

@@ -6,8 +6,12 @@
  * and records (with --records: the set's games packed by record/pack).
  * Every finished set is written in one transaction, so a killed run loses at most the sets in
  * progress. Nothing stored is ever deleted or overwritten: a file that already holds a run
- * can only be resumed. A Store owns its connection; calls are serialised by an internal
- * mutex, so worker threads may share one Store.
+ * can only be resumed. A writable Store holds an exclusive lock on the file (flock), so a
+ * second writer (a --resume while the run is still going) is refused at once; readers are
+ * never blocked. Everything read back is checked against the run (player ids, class codes,
+ * game counts, totals): a damaged file is a clear error, never memory corruption.
+ * A Store owns its connection; calls are serialised by an internal mutex, so worker threads
+ * may share one Store.
  */
 #ifndef DHM_STORE_H
 #define DHM_STORE_H
@@ -31,12 +35,18 @@ typedef struct RunInfo {
     char started[40], finished[40];
 } RunInfo;
 
+/* A set's status: "ok" (played as scheduled), "forfeit" (an external client never connected
+ * or disconnected: some of its games were passes, not play), "timeouts" (some turns ran past
+ * the move timeout and were passed), "client-exit" (every game was played, but a client
+ * process ended with a non-zero status or a signal). Only "ok" sets are rated by default. */
+#define SET_STATUS_OK "ok"
+static inline int set_status_ok(const char *status) { return status[0] == 'o' && status[1] == 'k' && !status[2]; }
+
 typedef struct SetResult {
     long idx;
     uint64_t seed;
     char started[40], finished[40];
-    char status[16]; /* "ok"; "forfeit" when a client crashed or never connected; "timeouts" when
-                      * a client's turns ran past the move timeout (details in note) */
+    char status[16]; /* see above; details in note */
     char note[512];
     int games;
     long dup_group; /* -1 unless --duplicate */
@@ -46,6 +56,8 @@ typedef struct SetResult {
     long cls[NPLAYERS][NPLAYERS];
     int forfeit[NPLAYERS];
     long timeouts[NPLAYERS], illegal[NPLAYERS];
+    int exit_status[NPLAYERS]; /* external clients: 0, an exit status, 1000 + signal, 2000 = killed
+                                * (in the note; not a column) */
     const uint8_t *classes; /* one byte per game: pack_classes() */
     const uint8_t *records; /* packed games, or NULL */
     size_t records_len;
@@ -65,15 +77,35 @@ int store_load_run(Store *s, RunInfo *run, int *nplayers, char ***names, char **
 void store_free_run(RunInfo *run);
 void store_free_names(int n, char **names, char **specs);
 
-/* done[k] = 1 for every set k already stored (done has run->sets bytes). */
+/* Sets bit k of the bitmap done (nsets bits, zeroed here) for every set k already stored. */
 int store_done_sets(Store *s, uint8_t *done, long nsets);
 int store_save_set(Store *s, const SetResult *r, char *err, size_t errsz);
 int store_finish_run(Store *s, const char *when);
 
-/* Every stored set in index order (or by start time): callback with its totals. */
-typedef int (*StoreSetFn)(void *ctx, long idx, const char *started, const int player[NPLAYERS],
-                          const long total[NPLAYERS], const uint8_t *classes, int games);
+/* A stored set as read back, checked: five distinct players of the run, `games` class codes
+ * (each a valid permutation), totals equal to the points of those classes. */
+typedef struct StoredSet {
+    long idx;
+    char started[40];
+    char status[16];
+    char note[512];
+    int games;
+    int player[NPLAYERS]; /* pool index of player number p */
+    long total[NPLAYERS];
+    int forfeit[NPLAYERS];
+    long timeouts[NPLAYERS];
+    const uint8_t *classes; /* games bytes: pack_classes() codes */
+} StoredSet;
+
+/* Every stored set in index order (or by start time). A damaged row stops the walk with
+ * "damaged database: set K: ..." in err (the callback is not called for it); a callback
+ * returning non-zero stops it too (its own message, if any, is left in err). */
+typedef int (*StoreSetFn)(void *ctx, const StoredSet *s);
 int store_each_set(Store *s, int order_by_start, StoreSetFn fn, void *ctx, char *err, size_t errsz);
+/* Counts of stored sets by status: ok and not ok. */
+int store_count_sets(Store *s, long *ok, long *not_ok);
+/* The pack format (record/pack.h) of the records this store holds. */
+int store_records_format(const Store *s);
 /* The packed records of a set (malloc'd, caller frees); -1 if none stored. */
 int store_set_records(Store *s, long idx, uint8_t **data, size_t *len, int player[NPLAYERS], char *err,
                       size_t errsz);

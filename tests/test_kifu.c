@@ -175,7 +175,7 @@ static void test_fuzzed_copies_never_crash(void **state)
 static int write_game(void *ctx, const GameRecord *r, const MatchResult *sofar)
 {
     (void)sofar;
-    kifu_write_game(ctx, r, NULL);
+    kifu_write_game(ctx, r);
     return 0;
 }
 

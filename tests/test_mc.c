@@ -95,6 +95,35 @@ static void test_ucb2_epochs(void **state)
     assert_true(max_run >= 5);                    /* epochs grow geometrically ... */
     assert_true(b.arm[2].n > b.arm[0].n + b.arm[1].n); /* ... mostly on the best arm */
     assert_true(b.arm[2].r > b.arm[0].r);
+    /* Auer's invariant: after every epoch an arm's pulls equal tau(r); empty epochs (many
+     * for a small alpha) are skipped, not padded with a pull. At alpha = 0.001 the old rule
+     * kept tau at 2 and turned UCB2 greedy. */
+    const double alphas[] = {0.5, 0.1, 0.01, 0.001};
+    for (int k = 0; k < 4; k++) {
+        p.ucb2_alpha = alphas[k];
+        bandit_init(&b, B_UCB2, &p, 4);
+        int checked = 0;
+        for (int t = 0; t < 3000; t++) {
+            int a = bandit_select(&b, &rng, NULL);
+            bandit_update(&b, a, rng_double(&rng) < 0.2 + 0.1 * a ? 1 : 0, &rng);
+            if (b.run_left == 0 && t >= 4) { /* between epochs */
+                for (int j = 0; j < 4; j++) {
+                    long tau = (long)ceil(pow(1 + alphas[k], b.arm[j].r));
+                    if (b.arm[j].n != tau)
+                        fail_msg("alpha %g, arm %d: n = %d, tau(r = %d) = %ld", alphas[k], j, b.arm[j].n, b.arm[j].r,
+                                 tau);
+                }
+                checked++;
+            }
+        }
+        assert_true(checked > 20);
+        int most = 0; /* it keeps exploring: every arm keeps being pulled */
+        for (int j = 0; j < 4; j++)
+            most = b.arm[j].n > most ? b.arm[j].n : most;
+        for (int j = 0; j < 4; j++)
+            assert_true(b.arm[j].n >= 10);
+        assert_true(most < 3000);
+    }
 }
 
 static void test_thompson_and_beta(void **state)
@@ -242,6 +271,56 @@ static void test_sampler(void **state)
 
 /* The information-set guard: two worlds that differ only in the opponents' hidden cards give
  * the same InfoSet, and the player decides the same in both. */
+/* A peer that shows card counts no deal can meet (defect: uninitialised hands were simulated):
+ * the sampler says so and still writes every hand; the player answers legally without
+ * searching, for plays and for the exchange. */
+static void test_impossible_counts(void **state)
+{
+    (void)state;
+    InfoSet v;
+    memset(&v, 0, sizeof v);
+    v.me = 0;
+    v.first = -1;
+    Rng rng = rng_seed(3);
+    Cards deal[5];
+    uint8_t seat[5] = {0, 1, 2, 3, 4};
+    game_deal(seat, 0, &rng, deal);
+    v.hand = v.start_hand = deal[0];
+    for (int p = 0; p < 5; p++) {
+        v.seat[p] = (uint8_t)p;
+        v.cls[p] = -1;
+        v.ncards[p] = v.start_ncards[p] = (uint8_t)cards_count(deal[p]);
+    }
+    int count[5] = {11, 11, 11, 10, 10};
+    Cards h[5];
+    assert_int_equal(mc_sample_hands(&v, count, &rng, h), 0); /* consistent: fine */
+    int bad[][5] = {{11, 11, 11, 10, 12}, {11, -1, 11, 10, 10}, {11, 53, 0, 0, 0}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        for (int p = 0; p < 5; p++)
+            h[p] = 0xdeadbeefULL;
+        assert_int_equal(mc_sample_hands(&v, bad[k], &rng, h), -1);
+        assert_true(h[0] == v.hand);
+        for (int p = 1; p < 5; p++)
+            assert_true(h[p] == 0);
+    }
+    v.ncards[4] = 12; /* the view itself is impossible */
+    Player *pl;
+    char err[128];
+    assert_int_equal(player_create("mc:sims=50", 1, &pl, err, sizeof err), 0);
+    Move m = pl->play(pl, &v);
+    assert_true(movegen_is_legal(v.hand, v.table, 0, 0, m));
+    assert_false(move_is_pass(m));
+    v.cls[0] = 0; /* daifugo: the exchange too */
+    v.cls[1] = 1;
+    v.cls[2] = 2;
+    v.cls[3] = 3;
+    v.cls[4] = 4;
+    Cards give = pl->exchange(pl, &v, 2);
+    assert_int_equal(cards_count(give), 2);
+    assert_true((give & ~v.hand) == 0);
+    player_destroy(pl);
+}
+
 static void test_information_set_guard(void **state)
 {
     (void)state;
@@ -374,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_index_formulas),     cmocka_unit_test(test_klucb_values),
         cmocka_unit_test(test_ucb2_epochs),        cmocka_unit_test(test_thompson_and_beta),
         cmocka_unit_test(test_desa),               cmocka_unit_test(test_sampler),
+        cmocka_unit_test(test_impossible_counts),
         cmocka_unit_test(test_information_set_guard), cmocka_unit_test(test_choice_bandit_bookkeeping),
         cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_mc_beats_simple),
     };

@@ -17,7 +17,7 @@
 
 /* ---------------------------------------------------------------- the server process */
 typedef struct Srv {
-    pid_t pid;
+    Proc proc;
     int port;
     char dir[64], out[128], err[128];
 } Srv;
@@ -27,55 +27,22 @@ static void srv_start(Srv *s, const char *args)
     assert_non_null(test_tmpdir(s->dir, sizeof s->dir));
     snprintf(s->out, sizeof s->out, "%s/out", s->dir);
     snprintf(s->err, sizeof s->err, "%s/err", s->dir);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "exec %s serve --port 0 %s >%s 2>%s", dhm_bin(), args, s->out, s->err);
-    s->pid = fork();
-    if (s->pid == 0) {
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
+    proc_start(&s->proc, s->out, s->err, "%s serve --port 0 %s", dhm_bin(), args);
     s->port = 0;
     for (int i = 0; i < 500 && !s->port; i++) { /* up to 5 s */
-        char buf[512] = "";
-        FILE *f = fopen(s->err, "r");
-        if (f) {
-            size_t n = fread(buf, 1, sizeof buf - 1, f);
-            buf[n] = 0;
-            fclose(f);
-            char *l = strstr(buf, "listening on 127.0.0.1:");
-            if (l)
-                s->port = atoi(l + strlen("listening on 127.0.0.1:"));
-        }
-        if (!s->port)
+        const char *l = strstr(slurp_file(s->err), "listening on 127.0.0.1:");
+        if (l)
+            s->port = atoi(l + strlen("listening on 127.0.0.1:"));
+        else
             usleep(10000);
     }
     assert_true(s->port > 0);
 }
 
-/* Waits for the server to exit (at most timeout_s, then kills it); returns its exit code. */
-static int srv_wait(Srv *s, int timeout_s)
-{
-    int st;
-    for (int i = 0; i < timeout_s * 100; i++) {
-        if (waitpid(s->pid, &st, WNOHANG) == s->pid)
-            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        usleep(10000);
-    }
-    kill(s->pid, SIGKILL);
-    waitpid(s->pid, &st, 0);
-    return -2;
-}
+/* Waits for the server to exit (at most timeout_s, then kills it); returns its exit status. */
+static int srv_wait(Srv *s, int timeout_s) { return proc_wait(&s->proc, timeout_s); }
 
-static char *slurp(const char *path)
-{
-    static char buf[1 << 17];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    buf[n] = 0;
-    if (f)
-        fclose(f);
-    return buf;
-}
+static const char *slurp(const char *path) { return slurp_file(path); }
 
 /* ---------------------------------------------------------------- scripted clients */
 enum { P_PASS, P_SIMPLE, P_PROBE, P_DISCONNECT, P_GARBAGE, P_SPLIT, P_SILENT, P_BADEXCH };
@@ -586,18 +553,55 @@ static void test_client_against_garbage(void **state)
     assert_non_null(strstr(out, "protocol error"));
 }
 
-/* Starts `dhm connect` clients in the background, one after the other so they take the
- * server's free seats in this order. */
-static void connect_clients(int port, const char *const *specs, int n, int seed)
+/* Starts `dhm connect` clients, one after the other so they take the server's free seats in
+ * this order; their stdout goes to DIR/cI.out, stderr to DIR/cI.err. */
+static void connect_clients(Proc *procs, const char *dir, int port, const char *const *specs, int n, int seed,
+                            const char *extra)
 {
     for (int i = 0; i < n; i++) {
-        run_cmd(NULL, 0, "%s connect --port %d --player %s --seed %d --quiet >/dev/null 2>&1 &", dhm_bin(), port,
-                specs[i], seed);
+        char o[256], e[256];
+        snprintf(o, sizeof o, "%s/c%d.out", dir, i);
+        snprintf(e, sizeof e, "%s/c%d.err", dir, i);
+        proc_start(&procs[i], o, e, "%s connect --port %d --player %s --seed %d --name c%d %s", dhm_bin(), port,
+                   specs[i], seed, i, extra);
         usleep(150000);
     }
 }
 
-/* dhm serve + five dhm connect = the same match in-process. */
+/* Each client's own exit status must be 0: a crash at the end of the match is a failure. */
+static void wait_clients(Proc *procs, const char *dir, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int st = proc_wait(&procs[i], 120);
+        if (st != 0) {
+            char e[256];
+            snprintf(e, sizeof e, "%s/c%d.err", dir, i);
+            fail_msg("dhm connect client %d exited with status %d: %s", i, st, slurp(e));
+        }
+    }
+}
+
+/* The five totals of the match table that `dhm play`, `serve` and `connect` print:
+ * rows "N   NAME(28 columns) TOTAL MEAN ..." after the "#   player" header. */
+static void table_totals(const char *out, long totals[5])
+{
+    const char *h = strstr(out, "\n#   player");
+    if (!h && !strncmp(out, "#   player", 10))
+        h = out - 1;
+    assert_non_null(h);
+    const char *l = strchr(h + 1, '\n');
+    for (int p = 0; p < 5; p++) {
+        assert_non_null(l);
+        l++;
+        assert_int_equal(atoi(l), p);
+        assert_true(strlen(l) > 33);
+        totals[p] = strtol(l + 33, NULL, 10);
+        l = strchr(l, '\n');
+    }
+}
+
+/* dhm serve + five dhm connect (random, simple, mc, the choice bandit): every client exits 0
+ * and prints the server's totals, and the match equals the same match in-process. */
 static void test_end_to_end(void **state)
 {
     (void)state;
@@ -605,22 +609,31 @@ static void test_end_to_end(void **state)
     char rec[160], out[1 << 14];
     snprintf(rec, sizeof rec, "/tmp/dhm-e2e-%d.kifu", (int)getpid());
     char args[256];
-    snprintf(args, sizeof args, "--games 100 --seed 7 --json --record %s", rec);
+    snprintf(args, sizeof args, "--games 60 --seed 7 --json --record %s", rec);
     srv_start(&s, args);
-    const char *specs[5] = {"random", "simple", "random", "simple", "simple"};
-    connect_clients(s.port, specs, 5, 7);
+    const char *specs[5] = {"random", "simple", "mc:sims=30", "mc:bandit=choice:sims=20", "simple"};
+    Proc cl[5];
+    connect_clients(cl, s.dir, s.port, specs, 5, 7, "");
+    wait_clients(cl, s.dir, 5);
     assert_int_equal(srv_wait(&s, 120), 0);
     char served[1 << 14];
     snprintf(served, sizeof served, "%s", slurp(s.out));
     long total = 0;
     for (int p = 0; p < 5; p++)
         total += json_long(served, "\"total\": ", p);
-    assert_int_equal(total, 1500);
+    assert_int_equal(total, 60 * 15);
+    for (int i = 0; i < 5; i++) { /* what each client printed is what the server counted */
+        char o[256];
+        long t[5];
+        snprintf(o, sizeof o, "%s/c%d.out", s.dir, i);
+        table_totals(slurp(o), t);
+        for (int p = 0; p < 5; p++)
+            assert_int_equal(t[p], json_long(served, "\"total\": ", p));
+    }
     assert_int_equal(run_cmd(out, sizeof out, "%s replay --quiet %s", dhm_bin(), rec), 0);
-    assert_non_null(strstr(out, "100 games"));
-    assert_int_equal(run_cmd(out, sizeof out, "%s play --players random,simple,random,simple,simple --games 100 --seed 7 "
-                                              "--json --quiet",
-                             dhm_bin()),
+    assert_non_null(strstr(out, "60 games"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players %s,%s,%s,%s,%s --games 60 --seed 7 --json --quiet",
+                             dhm_bin(), specs[0], specs[1], specs[2], specs[3], specs[4]),
                      0);
     for (int p = 0; p < 5; p++)
         assert_int_equal(json_long(served, "\"total\": ", p), json_long(out, "\"total\": ", p));
@@ -638,7 +651,9 @@ static void test_mc_players_over_the_network(void **state)
     char out[1 << 14];
     srv_start(&s, "--games 40 --seed 9 --json --seats mc:sims=30,remote,simple,remote,simple");
     const char *remote[2] = {"mc:bandit=ucb-root:sims=30:desa=last", "mc:bandit=choice:sims=20"};
-    connect_clients(s.port, remote, 2, 9);
+    Proc cl[2];
+    connect_clients(cl, s.dir, s.port, remote, 2, 9, "--json");
+    wait_clients(cl, s.dir, 2);
     assert_int_equal(srv_wait(&s, 120), 0);
     char served[1 << 14];
     snprintf(served, sizeof served, "%s", slurp(s.out));

@@ -8,6 +8,7 @@
 
 #include "rating/elo.h"
 #include "rating/eval.h"
+#include "rating/melo.h"
 
 
 static int load_text(Results *r, const char *text, char *err, size_t errsz)
@@ -102,8 +103,124 @@ static void test_average_is_order_free(void **state)
     assert_true(diff > 1e-3);
     method_result_free(&sa);
     method_result_free(&sb);
+    /* results_sort_sets (which every command calls) puts each set's entries in name order:
+     * then the sequential update and mElo do not depend on the row order either */
+    results_sort_sets(&a);
+    results_sort_sets(&b);
+    for (int m = 0; m < 2; m++) {
+        MethodId id = m ? M_MELO : M_SE;
+        method_run(id, &p, &a, &sa, NULL, NULL, err, sizeof err);
+        method_run(id, &p, &b, &sb, NULL, NULL, err, sizeof err);
+        for (int i = 0; i < a.nplayers; i++)
+            NEAR(sa.rating[i], sb.rating[i], 1e-9);
+        method_result_free(&sa);
+        method_result_free(&sb);
+    }
     results_free(&a);
     results_free(&b);
+}
+
+/* mElo on the same results read from files whose rows (and so the order in which players
+ * first appear) differ: the same ratings, player by player (it gave 1702, 1708 or 1747). */
+static void test_melo_row_order(void **state)
+{
+    (void)state;
+    char t1[1 << 16], t2[1 << 16];
+    size_t k1 = 0, k2 = 0;
+    k1 += (size_t)snprintf(t1, sizeof t1, "set,order,player,points\n");
+    k2 += (size_t)snprintf(t2, sizeof t2, "set,order,player,points\n");
+    RRng rng = rrng_seed(4);
+    char rows[200][5][64];
+    for (int k = 0; k < 200; k++) {
+        int pl[5];
+        for (int i = 0; i < 5; i++) {
+            int again;
+            do {
+                pl[i] = (int)(rrng_double(&rng) * 9);
+                again = 0;
+                for (int j = 0; j < i; j++)
+                    again |= pl[j] == pl[i];
+            } while (again);
+            snprintf(rows[k][i], sizeof rows[k][i], "%d,%d,Q%d,%d\n", k, k, pl[i], 300 + 20 * pl[i] +
+                     (int)(150 * rrng_double(&rng)));
+        }
+    }
+    for (int k = 0; k < 200; k++)
+        for (int i = 0; i < 5; i++)
+            k1 += (size_t)snprintf(t1 + k1, sizeof t1 - k1, "%s", rows[k][i]);
+    for (int k = 199; k >= 0; k--) /* sets backwards, rows within a set backwards */
+        for (int i = 4; i >= 0; i--)
+            k2 += (size_t)snprintf(t2 + k2, sizeof t2 - k2, "%s", rows[k][i]);
+    Results a, b;
+    results_init(&a);
+    results_init(&b);
+    char err[256];
+    assert_int_equal(load_text(&a, t1, err, sizeof err), 0);
+    assert_int_equal(load_text(&b, t2, err, sizeof err), 0);
+    results_sort_sets(&a);
+    results_sort_sets(&b);
+    assert_true(strcmp(a.names[0], b.names[0]) != 0); /* the players were met in another order */
+    RatingParams p;
+    rating_params_default(&p);
+    MethodResult ma, mb;
+    assert_int_equal(method_run(M_MELO, &p, &a, &ma, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(method_run(M_MELO, &p, &b, &mb, NULL, NULL, err, sizeof err), 0);
+    for (int i = 0; i < a.nplayers; i++) {
+        int j = results_find(&b, a.names[i]);
+        NEAR(ma.rating[i], mb.rating[j], 1e-9);
+        for (int x = 0; x < a.nplayers; x++)
+            NEAR(method_win_prob(&ma, i, x), method_win_prob(&mb, j, results_find(&b, a.names[x])), 1e-12);
+    }
+    method_result_free(&ma);
+    method_result_free(&mb);
+    results_free(&a);
+    results_free(&b);
+}
+
+/* Every method's prediction is symmetric: P(x beats y) + P(y beats x) = 1 (SG and SG2 used
+ * the second player's RD alone, so --mse depended on the input order). A player that won
+ * every comparison is flagged as bounded only by the prior. */
+static void test_symmetric_predictions_and_bounds(void **state)
+{
+    (void)state;
+    Results r;
+    results_init(&r);
+    random_sets(&r, 8, 200, 6);
+    results_sort_sets(&r);
+    RatingParams p;
+    rating_params_default(&p);
+    p.bootstrap = 0;
+    char err[256];
+    for (int m = M_SE; m < M_COUNT; m++) {
+        MethodResult mr;
+        if (method_run((MethodId)m, &p, &r, &mr, NULL, NULL, err, sizeof err)) { /* game-wise: no games here */
+            method_result_free(&mr);
+            continue;
+        }
+        for (int x = 0; x < r.nplayers; x++)
+            for (int y = 0; y < r.nplayers; y++)
+                NEAR(method_win_prob(&mr, x, y) + method_win_prob(&mr, y, x), 1.0, 1e-12);
+        method_result_free(&mr);
+    }
+    results_free(&r);
+    /* A beats everyone; E loses to everyone; the others mix */
+    results_init(&r);
+    const char *csv = "set,order,player,points\n"
+                      "1,1,A,90\n1,1,B,50\n1,1,C,60\n1,1,D,40\n1,1,E,10\n"
+                      "2,2,A,95\n2,2,B,70\n2,2,C,50\n2,2,D,60\n2,2,E,20\n"
+                      "3,3,A,99\n3,3,B,40\n3,3,C,45\n3,3,D,65\n3,3,E,5\n";
+    assert_int_equal(load_text(&r, csv, err, sizeof err), 0);
+    results_sort_sets(&r);
+    for (int m = 0; m < 2; m++) {
+        MethodResult mr;
+        assert_int_equal(method_run(m ? M_STS : M_BT, &p, &r, &mr, NULL, NULL, err, sizeof err), 0);
+        assert_int_equal(mr.bound[results_find(&r, "A")], BOUND_ABOVE);
+        assert_int_equal(mr.bound[results_find(&r, "E")], BOUND_BELOW);
+        assert_int_equal(mr.bound[results_find(&r, "C")], BOUND_DATA);
+        assert_int_equal(mr.unbounded, 2);
+        method_result_free(&mr);
+    }
+    results_free(&r);
 }
 
 /* A player who always finishes above another ends rated above it; relabelling players does
@@ -422,6 +539,65 @@ static void test_loader_errors(void **state)
     results_free(&r);
 }
 
+/* Seven copies of one player (60 sets of 300 games, eight seeds): a calibrated likelihood of
+ * superiority exceeds 95% in either direction for about 10% of the pairs. Treating the ten
+ * pairs of a set as independent gave 28% (47 of 168). */
+static void test_los_calibration(void **state)
+{
+    (void)state;
+    const char *specs[5] = {"simple", "simple", "simple", "simple", "simple"};
+    long pairs = 0, confident[2] = {0, 0};
+    for (int seed = 5; seed <= 12; seed++) {
+        Results r;
+        results_init(&r);
+        char name[8];
+        for (int i = 0; i < 7; i++) {
+            snprintf(name, sizeof name, "c%d", i);
+            results_player(&r, name);
+        }
+        RRng rng = rrng_seed((uint64_t)seed);
+        for (int k = 0; k < 60; k++) {
+            int idx[7] = {0, 1, 2, 3, 4, 5, 6}, pl[5];
+            for (int i = 0; i < 5; i++) {
+                int j = i + (int)(rrng_double(&rng) * (7 - i));
+                int t = idx[i];
+                idx[i] = idx[j];
+                idx[j] = t;
+                pl[i] = idx[i];
+            }
+            Player *p[5];
+            MatchResult res;
+            test_match(specs, 300, (uint64_t)(1000 * seed + k), p, &res);
+            test_players_free(p);
+            double pts[5];
+            for (int i = 0; i < 5; i++)
+                pts[i] = (double)res.points[i];
+            assert_int_equal(results_add_set(&r, k, pl, pts), 0);
+        }
+        results_sort_sets(&r);
+        RatingParams prm;
+        rating_params_default(&prm);
+        prm.seed = (uint64_t)seed;
+        for (int m = 0; m < 2; m++) {
+            MethodResult mr;
+            char err[256];
+            assert_int_equal(method_run(m ? M_PL : M_BT, &prm, &r, &mr, NULL, NULL, err, sizeof err), 0);
+            for (int a = 0; a < 7; a++)
+                for (int b = a + 1; b < 7; b++) {
+                    double l = method_los(&mr, a, b);
+                    confident[m] += l > 0.95 || l < 0.05;
+                    pairs += m == 0;
+                }
+            method_result_free(&mr);
+        }
+        results_free(&r);
+    }
+    assert_int_equal(pairs, 168);
+    for (int m = 0; m < 2; m++)
+        if (confident[m] < 5 || confident[m] > 30) /* 10% = 17; 30 is 18%, far below the 47 of old */
+            fail_msg("%s: LOS > 95%% for %ld of 168 pairs of equal players", m ? "pl" : "bt", confident[m]);
+}
+
 static void test_cli_rate(void **state)
 {
     (void)state;
@@ -475,6 +651,14 @@ static void test_cli_rate(void **state)
     assert_non_null(strstr(out, "b.csv:2: points 'x' is not a number"));
     assert_int_equal(run_cmd(out, sizeof out, "%s rate %s --method morita 2>&1", dhm_bin(), path), 1);
     assert_non_null(strstr(out, "needs per-game results"));
+    /* a file with a header and no sets (UBSan: no qsort of nothing) */
+    assert_int_equal(run_cmd(out, sizeof out, "printf 'set,order,player,points\\n' > %s/e.csv; %s rate %s/e.csv 2>&1", dir,
+                             dhm_bin(), dir),
+                     1);
+    assert_non_null(strstr(out, "no results to rate"));
+    /* an option no rated method reads is a warning, not silence */
+    assert_int_equal(run_cmd(out, sizeof out, "%s rate %s --method sts --k 32 2>&1 >/dev/null", dhm_bin(), path), 0);
+    assert_non_null(strstr(out, "warning: --k/--f is read only by se"));
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
@@ -486,7 +670,8 @@ int main(void)
         cmocka_unit_test(test_batch_pools_and_perfect_scores), cmocka_unit_test(test_bootstrap_interval),
         cmocka_unit_test(test_melo),                   cmocka_unit_test(test_morita_method),
         cmocka_unit_test(test_eval),                   cmocka_unit_test(test_loader_errors),
-        cmocka_unit_test(test_cli_rate),
+        cmocka_unit_test(test_melo_row_order),         cmocka_unit_test(test_symmetric_predictions_and_bounds),
+        cmocka_unit_test(test_los_calibration),        cmocka_unit_test(test_cli_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

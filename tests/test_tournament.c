@@ -6,6 +6,7 @@
  * never moves (for the hanging-client case). */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/socket.h>
@@ -29,7 +30,31 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
-/* Every stored row, in key order, without the timestamp columns. */
+/* The stored games of a records blob with the thinking times zeroed (times are measured, so
+ * they differ from run to run; everything else must not), as hex. */
+static void games_hex(const void *blob, int len, char *out, size_t cap)
+{
+    GameRecord *rec = malloc(sizeof *rec);
+    uint8_t *again = malloc((size_t)len + 1);
+    size_t off = 0, k = 0, n = 0;
+    assert_non_null(rec);
+    assert_non_null(again);
+    while (off < (size_t)len) {
+        size_t used;
+        assert_int_equal(unpack_game((const uint8_t *)blob + off, (size_t)len - off, PACK_FORMAT, rec, &used), 0);
+        off += used;
+        for (int i = 0; i < rec->nplays; i++)
+            rec->plays[i].usec = 0;
+        k += pack_game(rec, again + k, (size_t)len + 1 - k);
+    }
+    for (size_t i = 0; i < k && n + 3 < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%02X", again[i]);
+    free(rec);
+    free(again);
+}
+
+/* Every stored row, in key order, without the timestamp columns (and game records without
+ * their measured thinking times). */
 static char *dump(const char *db)
 {
     static const char *const q[] = {
@@ -38,18 +63,24 @@ static char *dump(const char *db)
         "SELECT idx, seed, status, note, games, dup_group, rotation FROM sets ORDER BY idx",
         "SELECT * FROM set_players ORDER BY set_idx, player_no",
         "SELECT set_idx, hex(classes) FROM set_games ORDER BY set_idx",
-        "SELECT set_idx, hex(data) FROM records ORDER BY set_idx"};
+        "SELECT set_idx, data FROM records ORDER BY set_idx"};
     sqlite3 *h;
     assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     size_t cap = 1 << 20, n = 0;
-    char *out = malloc(cap);
+    char *out = malloc(cap), *hex = malloc(1 << 22);
     out[0] = 0;
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
         sqlite3_stmt *st;
         assert_int_equal(sqlite3_prepare_v2(h, q[i], -1, &st, NULL), SQLITE_OK);
         while (sqlite3_step(st) == SQLITE_ROW)
             for (int c = 0; c < sqlite3_column_count(st); c++) {
-                const char *t = (const char *)sqlite3_column_text(st, c);
+                const char *t;
+                if (sqlite3_column_type(st, c) == SQLITE_BLOB) {
+                    games_hex(sqlite3_column_blob(st, c), sqlite3_column_bytes(st, c), hex, 1 << 22);
+                    t = hex;
+                } else {
+                    t = (const char *)sqlite3_column_text(st, c);
+                }
                 size_t l = t ? strlen(t) : 4;
                 if (n + l + 2 >= cap) {
                     cap = 2 * (n + l + 2);
@@ -60,6 +91,7 @@ static char *dump(const char *db)
         sqlite3_finalize(st);
     }
     sqlite3_close(h);
+    free(hex);
     return out;
 }
 
@@ -158,10 +190,75 @@ static void test_resume_after_kill(void **state)
     assert_int_equal(count_sets(db), 60);
 }
 
+/* Whether a process (not a zombie, not this test) whose command line contains `needle` is
+ * alive. */
+static int process_alive(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    int found = 0;
+    struct dirent *e;
+    while (d && !found && (e = readdir(d))) {
+        int pid = atoi(e->d_name);
+        if (pid <= 0 || pid == (int)getpid())
+            continue;
+        char p[64], buf[4096], st[512];
+        snprintf(p, sizeof p, "/proc/%d/stat", pid);
+        FILE *f = fopen(p, "r");
+        size_t n = f ? fread(st, 1, sizeof st - 1, f) : 0;
+        if (f)
+            fclose(f);
+        st[n] = 0;
+        const char *rp = strrchr(st, ')');
+        if (!rp || rp[1] != ' ' || rp[2] == 'Z')
+            continue;
+        snprintf(p, sizeof p, "/proc/%d/cmdline", pid);
+        f = fopen(p, "r");
+        n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        for (size_t i = 0; i < n; i++)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[n] = 0;
+        found = strstr(buf, needle) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 static void test_external_clients(void **state)
 {
     (void)state;
-    char pool[2048];
+    char pool[4096], out[16384], db[256];
+    /* clean external clients: a dhm connect child, and one whose shell leaves a grandchild
+     * running (killed with the client's process group after the set) */
+    snprintf(pool, sizeof pool,
+             "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
+             "leaky exec: sleep 313 & exec %s connect --host {host} --port {port} --player random --quiet\n"
+             "s1 simple\ns2 simple\nr1 random\n",
+             dhm_bin(), dhm_bin());
+    write_file("cpool.txt", pool);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool cpool.txt --pairing fixed --sets 3 --games 6 "
+                                              "--seed 2 --jobs 2 --db c.sqlite --quiet",
+                             dir, dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "3 sets stored: 3 ok\n"));
+    assert_false(process_alive("sleep 313"));
+    /* a client that plays every game, then exits 7: played, but not clean */
+    snprintf(pool, sizeof pool,
+             "exit7 exec: %s connect --host {host} --port {port} --player simple --quiet; exit 7\n"
+             "s1 simple\ns2 simple\nr1 random\nr2 random\n",
+             dhm_bin());
+    write_file("epool.txt", pool);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool epool.txt --pairing fixed --sets 2 --games 4 "
+                                              "--seed 2 --db e.sqlite --quiet",
+                             dir, dhm_bin()),
+                     3);
+    assert_non_null(strstr(out, "2 not clean (0 forfeit, 0 timeouts, 2 client-exit)"));
+    assert_non_null(strstr(out, "exit7 exited with status 7"));
+    /* clients that never connect or never move: forfeits and timeouts, exit 3, left out of the
+     * ratings unless asked for */
     snprintf(pool, sizeof pool,
              "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
              "gone exec: true\n"
@@ -169,12 +266,12 @@ static void test_external_clients(void **state)
              "s1 simple\ns2 simple\nr1 random\nr2 random\n",
              dhm_bin(), self);
     write_file("xpool.txt", pool);
-    char out[16384];
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool xpool.txt --sets 8 --games 4 --seed 2 "
                                               "--jobs 2 --move-timeout 20 --connect-timeout 3000 --db x.sqlite --quiet",
                              dir, dhm_bin()),
-                     0);
-    char db[256];
+                     3);
+    assert_non_null(strstr(out, "gone never connected"));
+    assert_false(process_alive("--hang-client"));
     path(db, sizeof db, "x.sqlite");
     sqlite3 *h;
     assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
@@ -186,13 +283,14 @@ static void test_external_clients(void **state)
                                         -1, &st, NULL),
                      SQLITE_OK);
     int saw_ext = 0, saw_gone = 0, saw_hang = 0, rows = 0;
-    long total = 0;
+    long total = 0, ok_sets = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *status = (const char *)sqlite3_column_text(st, 1), *note = (const char *)sqlite3_column_text(st, 2);
         const char *name = (const char *)sqlite3_column_text(st, 3);
         int forfeit = sqlite3_column_int(st, 4), timeouts = sqlite3_column_int(st, 5);
         rows++;
         total += sqlite3_column_int(st, 6);
+        ok_sets += !strcmp(status, "ok");
         if (!strcmp(name, "ext")) { /* a dhm connect child plays the set normally */
             saw_ext++;
             assert_int_equal(forfeit, 0);
@@ -213,6 +311,120 @@ static void test_external_clients(void **state)
     assert_int_equal(rows, 8 * 5);
     assert_int_equal(total, 8L * 4 * 15);
     assert_true(saw_ext > 0 && saw_gone > 0 && saw_hang > 0);
+    ok_sets /= 5;
+    /* records sets shows each status; rate --db leaves the broken sets out and says so */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records sets --db x.sqlite", dir, dhm_bin()), 0);
+    assert_non_null(strstr(out, " forfeit "));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s rate --db x.sqlite --method bt --include-broken --json", dir,
+                             dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "\"sets\": 8,"));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s rate --db x.sqlite --method bt 2>&1", dir, dhm_bin()),
+                     ok_sets ? 0 : 1);
+    if (ok_sets)
+        assert_non_null(strstr(out, "sets left out because they were not played cleanly"));
+}
+
+/* SIGTERM mid-run: the clients' process groups are killed, nothing half-played is stored,
+ * the exit status says so, and --resume finishes the run. A second writer is refused. */
+static void test_stop_and_second_writer(void **state)
+{
+    (void)state;
+    char pool[2048], out[8192], db[256], o[256], e[256];
+    snprintf(pool, sizeof pool, "hang exec: %s --hang-client {port}\ns1 simple\ns2 simple\nr1 random\nr2 random\n", self);
+    write_file("hpool.txt", pool);
+    path(db, sizeof db, "h.sqlite");
+    path(o, sizeof o, "h.out");
+    path(e, sizeof e, "h.err");
+    Proc p;
+    proc_start(&p, o, e, "%s tournament --pool %s/hpool.txt --pairing fixed --sets 2 --games 3 --move-timeout 0 --db %s",
+               dhm_bin(), dir, db);
+    for (int i = 0; i < 500 && !process_alive("--hang-client"); i++)
+        usleep(10000);
+    assert_true(process_alive("--hang-client"));
+    /* a second writer is refused at once, and harms nothing */
+    assert_int_equal(run_cmd(out, sizeof out, "%s tournament --resume --db %s 2>&1", dhm_bin(), db), 1);
+    assert_non_null(strstr(out, "is being written by another dhm process"));
+    kill(p.pid, SIGTERM);
+    assert_int_equal(proc_wait(&p, 20), 128 + SIGTERM);
+    assert_non_null(strstr(slurp_file(e), "stopped by signal 15: 0 of 2 sets are stored"));
+    assert_false(process_alive("--hang-client"));
+    assert_int_equal(count_sets(db), 0);
+}
+
+/* A damaged store is a clear one-line error everywhere, never a crash. */
+static void corrupt(const char *src, const char *dst, const char *sql)
+{
+    char out[1024];
+    assert_int_equal(run_cmd(out, sizeof out, "cp %s %s", src, dst), 0);
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(dst, &h), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
+        fail_msg("%s: %s", sql, msg);
+    sqlite3_close(h);
+}
+
+static void test_damaged_store(void **state)
+{
+    (void)state;
+    write_file("pool.txt", POOL);
+    char out[8192], good[256], bad[256];
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 6 --games 20 --seed 3 "
+                                              "--records --db good.sqlite --quiet",
+                             dir, dhm_bin()),
+                     0);
+    path(good, sizeof good, "good.sqlite");
+    path(bad, sizeof bad, "bad.sqlite");
+    static const struct {
+        const char *sql, *want;
+    } cases[] = {
+        {"UPDATE set_players SET player_id = 99 WHERE set_idx = 1 AND player_no = 2", "is not a player of the run"},
+        {"UPDATE set_players SET player_id = -5 WHERE set_idx = 2 AND player_no = 0", "is not a player of the run"},
+        {"UPDATE set_players SET player_id = (SELECT player_id FROM set_players WHERE set_idx = 1 AND player_no = 1)"
+         " WHERE set_idx = 1 AND player_no = 0",
+         "appears twice"},
+        {"DELETE FROM players WHERE id = 3", "players table"},
+        {"UPDATE set_games SET classes = X'FFFF' || substr(classes, 3) WHERE set_idx = 0", "is not a finishing order"},
+        {"UPDATE set_games SET classes = substr(classes, 1, 5) WHERE set_idx = 0", "holds 20 games (5 class codes)"},
+        {"UPDATE set_players SET total = total + 1 WHERE set_idx = 3 AND player_no = 4", "is not the"},
+        {"DELETE FROM set_players WHERE set_idx = 4 AND player_no = 3", "is incomplete"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        corrupt(good, bad, cases[k].sql);
+        const char *cmds[] = {"rate --db %s", "records sets --db %s", "records sets --csv --db %s",
+                              "tournament --resume --db %s --quiet"};
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+            char args[512];
+            snprintf(args, sizeof args, cmds[c], bad);
+            int rc = run_cmd(out, sizeof out, "%s %s 2>&1", dhm_bin(), args);
+            if (rc != 1 || !strstr(out, cases[k].want) || !strstr(out, "damaged database"))
+                fail_msg("%s after '%s': exit %d: %s", args, cases[k].sql, rc, out);
+        }
+    }
+    /* a stored game that does not replay */
+    corrupt(good, bad, "UPDATE records SET data = substr(data, 1, 150) || X'FFFFFFFFFFFF' || substr(data, 157) WHERE set_idx = 2");
+    assert_int_equal(run_cmd(out, sizeof out, "%s records export --db %s --set 2 2>&1 >/dev/null", dhm_bin(), bad), 1);
+    assert_non_null(strstr(out, "damaged database"));
+    /* records sets --csv and games --csv are dhm rate's inputs: rating them equals rate --db */
+    char a[16384], b[16384];
+    assert_int_equal(run_cmd(a, sizeof a, "cd %s && %s rate --db good.sqlite --method sts,bt,melo --csv", dir, dhm_bin()),
+                     0);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records sets --db good.sqlite --csv > sets.csv && %s rate "
+                                               "sets.csv --method sts,bt,melo --csv",
+                             dir, dhm_bin(), dhm_bin()),
+                     0);
+    snprintf(b, sizeof b, "%s", out);
+    assert_string_equal(a, b);
+    /* (the store also has the sets, so its head-to-head columns count sets: compare the ratings) */
+    assert_int_equal(run_cmd(a, sizeof a, "cd %s && %s rate --db good.sqlite --method elo-game --csv | cut -d, -f1-4", dir,
+                             dhm_bin()),
+                     0);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records games --db good.sqlite --csv > games.csv && %s rate "
+                                               "games.csv --method elo-game --csv | cut -d, -f1-4",
+                             dir, dhm_bin(), dhm_bin()),
+                     0);
+    assert_string_equal(a, out);
 }
 
 static void test_duplicate_seats(void **state)
@@ -241,7 +453,7 @@ static void test_duplicate_seats(void **state)
             size_t off = 0;
             for (int k = 0; k < 30; k++) {
                 size_t used;
-                assert_int_equal(unpack_game(data + off, len - off, rec, &used), 0);
+                assert_int_equal(unpack_game(data + off, len - off, store_records_format(s), rec, &used), 0);
                 off += used;
                 for (int seat = 0; seat < 5; seat++)
                     seen[k][seat][player[rec->seat[seat]]]++;
@@ -300,6 +512,17 @@ static void test_bad_input(void **state)
     expect_error("--pool pool.txt", 2, "--db FILE.sqlite is required");
     expect_error("--pool pool.txt --db /nonexistent/dir/x.sqlite", 1, "x.sqlite");
     expect_error("--pool pool.txt --pairing fixed --db f.sqlite", 2, "needs exactly 5 players");
+    /* --pairing all over a big pool: refused before anything is created */
+    char big[8192];
+    size_t k = 0;
+    for (int i = 0; i < 130; i++)
+        k += (size_t)snprintf(big + k, sizeof big - k, "p%03d random\n", i);
+    write_file("big.txt", big);
+    expect_error("--pool big.txt --pairing all --db big.sqlite", 2, "C(130,5) = 286243776 sets");
+    char bigdb[256];
+    path(bigdb, sizeof bigdb, "big.sqlite");
+    assert_int_equal(access(bigdb, F_OK), -1);
+    expect_error("--pool pool.txt --sets 30000000 --duplicate --db f.sqlite", 2, "at most 100000000 stored sets");
     /* a stored run is never overwritten, and --resume checks that it is the same run */
     char out[4096];
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 3 --games 50 --seed 1 "
@@ -353,7 +576,8 @@ int main(int argc, char **argv)
         setenv("DHM", abs_dhm, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_do_not_change_results), cmocka_unit_test(test_resume_after_kill),
-        cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_duplicate_seats),
+        cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_stop_and_second_writer),
+        cmocka_unit_test(test_damaged_store),             cmocka_unit_test(test_duplicate_seats),
         cmocka_unit_test(test_bad_input),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

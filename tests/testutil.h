@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,6 +72,65 @@ static inline int run_cmd(char *out, size_t outsz, const char *fmt, ...)
         }
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A child process the test starts itself and waits for itself: `sh -c "exec COMMAND"`, so
+ * the pid is the command's own and its exit status (or the signal that killed it) is seen,
+ * never a shell's. stdout and stderr go to files (out/err, may be "/dev/null"). */
+typedef struct Proc {
+    pid_t pid;
+    int status; /* after proc_wait: exit code, 128 + signal, or -2 when it had to be killed */
+} Proc;
+
+static inline void proc_start(Proc *p, const char *out, const char *err, const char *fmt, ...)
+{
+    char cmd[8192], full[8400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(full, sizeof full, "exec %s", cmd);
+    fflush(NULL);
+    p->status = -1;
+    p->pid = fork();
+    if (p->pid == 0) {
+        if (!freopen(out ? out : "/dev/null", "w", stdout) || !freopen(err ? err : "/dev/null", "w", stderr))
+            _exit(126);
+        execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+        _exit(127);
+    }
+    if (p->pid < 0)
+        fail_msg("fork failed");
+}
+
+/* Waits at most timeout_s for the process (then kills it: status -2). Returns the status. */
+static inline int proc_wait(Proc *p, int timeout_s)
+{
+    int st;
+    for (long i = 0; i < (long)timeout_s * 100; i++) {
+        pid_t r = waitpid(p->pid, &st, WNOHANG);
+        if (r == p->pid) {
+            p->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+            return p->status;
+        }
+        usleep(10000);
+    }
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, &st, 0);
+    p->status = -2;
+    return p->status;
+}
+
+/* The whole of a small file (static buffer, NUL-terminated; "" when missing). */
+static inline const char *slurp_file(const char *path)
+{
+    static char buf[1 << 17];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = 0;
+    if (f)
+        fclose(f);
+    return buf;
 }
 
 /* A fresh temporary directory for a test (removed by the caller with rm -rf if wanted). */
