@@ -48,23 +48,36 @@ static double served(const char *dhm, int games)
         }
         usleep(20000);
     }
-    int st;
+    int st, bad = 0;
     waitpid(srv, &st, 0);
     double t = bench_now() - t0;
-    for (int i = 0; i < 5; i++)
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+        fprintf(stderr, "bench_net: dhm serve ended with status %d\n", st);
+        bad = 1;
+    }
+    for (int i = 0; i < 5; i++) {
         waitpid(cl[i], &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st)) { /* a crashed client makes the timing meaningless */
+            fprintf(stderr, "bench_net: dhm connect client %d ended with status %d\n", i, st);
+            bad = 1;
+        }
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) {
     }
-    return t;
+    return bad ? -1 : t;
 }
 
 int main(void)
 {
     const char *dhm = getenv("DHM") ? getenv("DHM") : "build/dhm";
     double t100 = served(dhm, 100);
+    if (t100 < 0)
+        return 1;
     bench_report("serve_100_games_5_connect_simple", t100, "s");
     double t = served(dhm, 1000);
+    if (t < 0)
+        return 1;
     bench_report("serve_1000_games_5_connect_simple", t, "s");
     bench_report("serve_games_per_second_loopback", 1000.0 / t, "games/s");
     return 0;

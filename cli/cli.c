@@ -235,7 +235,11 @@ void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, 
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
 {
     opterr = 0;
-    int c = getopt_long(argc, argv, ":", opts, NULL);
+    int c = getopt_long(argc, argv, ":h", opts, NULL);
+    if (c == 'h') /* -h is --help everywhere, whatever code the command gave --help */
+        for (const struct option *o = opts; o->name; o++)
+            if (!strcmp(o->name, "help"))
+                return o->val;
     if (c == '?') {
         cli_fail(cmd, "unknown option '%s' (try dhm %s --help)", argv[optind - 1], cmd);
         return '?';

@@ -25,7 +25,7 @@ double cli_now(void); /* monotonic seconds */
 
 /* getopt_long with our own one-line messages: call cli_getopt instead of getopt_long; on an
  * unknown option or a missing value it prints "dhm CMD: ... (try dhm CMD --help)" and
- * returns '?'. */
+ * returns '?'. -h is the same as --help (opts must have a "help" entry). */
 struct option;
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts);
 

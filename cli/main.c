@@ -26,7 +26,7 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dhm COMMAND [options]   (dhm COMMAND --help for details)\n\ncommands:\n");
+    fprintf(f, "usage: dhm COMMAND [options]   (dhm COMMAND --help, or dhm help COMMAND, for details)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(f, "  %-11s %s\n", COMMANDS[i].name, COMMANDS[i].help);
     fprintf(f, "\ndhm %s — Computer Daihinmin (UECda rules) research platform\n", DHM_VERSION);
@@ -51,8 +51,16 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        if (argc > 2 && strcmp(argv[1], "help") == 0) { /* dhm help CMD [SUB] = dhm CMD [SUB] --help */
+            char *args[4] = {argv[2], argc > 3 ? argv[3] : "--help", "--help", NULL};
+            for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+                if (!strcmp(argv[2], COMMANDS[i].name))
+                    return finish(COMMANDS[i].name, COMMANDS[i].fn(argc > 3 ? 3 : 2, args));
+            fprintf(stderr, "dhm: unknown command '%s' (try dhm --help)\n", argv[2]);
+            return 2;
+        }
         usage(stdout);
-        return 0;
+        return finish("help", 0);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("dhm %s\n", DHM_VERSION);

@@ -21,7 +21,7 @@ static void usage(FILE *f)
             "  --seed S           seed for dealing, seats and the players (default 1)\n"
             "  --seat-change K    new random seats at games with n mod K == 1 (default 3)\n"
             "  --class-reset R    classes reset every R games (default 100)\n"
-            "  --record FILE      write every game as a kifu record\n"
+            "  --record FILE      write every game as a kifu record (each move with its thinking time, µs)\n"
             "  --json             print the summary as JSON instead of a table\n"
             "  --quiet            no progress line\n",
             player_kinds());
@@ -69,6 +69,7 @@ int cmd_play(int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail("play", "unexpected argument '%s' (try --help)", argv[optind]);
+    cfg.timed = record != NULL; /* records carry each move's thinking time */
 
     char specs[NPLAYERS + 1][128];
     int n = player_split_list(players, specs, NPLAYERS + 1);

@@ -23,8 +23,8 @@ static void usage(FILE *f)
             "  --class-reset R    classes reset every R games (100)\n"
             "  --seed S           seed for dealing, seats and built-in players (1)\n"
             "  --move-timeout MS  a client silent this long on its turn passes (off)\n"
-            "  --wait SECONDS     give up if the clients have not all connected by then (forever)\n"
-            "  --record FILE      write every game as a kifu record\n"
+            "  --wait MS          give up if the clients have not all connected by then (forever)\n"
+            "  --record FILE      write every game as a kifu record (each move with its time, µs)\n"
             "  --json             a JSON summary at the end instead of the table\n"
             "  --quiet            no per-game lines and no log lines\n",
             player_kinds());
@@ -75,7 +75,7 @@ int cmd_serve(int argc, char **argv)
         case 'b': cfg.bind = optarg; break;
         case 'S': seats = optarg; break;
         case 't': if (cli_long(cmd, "--move-timeout", optarg, 0, 86400000, &v)) return 2; cfg.move_timeout_ms = (int)v; break;
-        case 'w': if (cli_long(cmd, "--wait", optarg, 0, 86400, &v)) return 2; cfg.wait_ms = (int)v * 1000; break;
+        case 'w': if (cli_long(cmd, "--wait", optarg, 0, 86400000, &v)) return 2; cfg.wait_ms = (int)v; break;
         case 'o': record = optarg; break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
@@ -96,6 +96,7 @@ int cmd_serve(int argc, char **argv)
     }
     if (quiet)
         cfg.log = NULL;
+    cfg.match.timed = record != NULL; /* records carry each move's time (a remote seat's: until its answer came) */
     char err[512];
     Server *s;
     if (server_open(&s, &cfg, err, sizeof err))

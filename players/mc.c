@@ -5,7 +5,8 @@
  * Options (defaults): bandit=ucb1-tuned (ucb1 ucb1-tuned ucb-root ucb-v thompson kl-ucb ucb2
  * choice), sims=1000, ms=0 (a time budget per decision in milliseconds instead of sims),
  * final=mean|count, reward=linear|top, eps=0.1 (playout randomness), desa=none|sim|last|both,
- * desa-w=0.1, c=0.7 (UCB-root), zeta=0.5, vc=2, b=1 (UCB-V), klc=0 (KL-UCB), alpha=0.1 (UCB2).
+ * desa-w=0.1, desa-exch=0 (1: DESA in the exchange search too; paper 001 uses it for plays
+ * only), c=0.7 (UCB-root), zeta=0.5, vc=2, b=1 (UCB-V), klc=0 (KL-UCB), alpha=0.1 (UCB2).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
  */
 #include "players/mc.h"
@@ -37,6 +38,7 @@ typedef struct Mc {
     long sims;
     long ms;
     int final_count, reward_top, desa;
+    long desa_exch; /* apply DESA to the exchange search too (off: paper 001 does not) */
     double desa_w, eps;
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
@@ -178,7 +180,8 @@ static void desa_values(const Mc *mc, int k, double *out) { mc_desa_values(k, mc
 /* Runs the bandit over k candidates; sim(ctx, arm, legal) returns a reward. */
 typedef double (*SimFn)(Mc *mc, void *ctx, int arm, long *legal);
 
-static int search(Mc *mc, int k, SimFn sim, void *ctx)
+/* desa: the DESA variant for this search (DESA_* bits; 0 = none). */
+static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
 {
     bandit_init(&mc->bandit, mc->kind, &mc->bp, k);
     memset(mc->leaf, 0, (size_t)k * sizeof mc->leaf[0]);
@@ -192,28 +195,28 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx)
         } else if (i >= mc->sims) {
             break;
         }
-        int a = bandit_select(&mc->bandit, &mc->rng, mc->desa & DESA_SIM ? mc->bonus : NULL);
+        int a = bandit_select(&mc->bandit, &mc->rng, desa & DESA_SIM ? mc->bonus : NULL);
         long legal = 0;
         double r = sim(mc, ctx, a, &legal);
         mc->leaf[a] += (double)legal;
         mc->narm[a]++;
         bandit_update(&mc->bandit, a, r, &mc->rng);
-        if (mc->desa & DESA_SIM) {
+        if (desa & DESA_SIM) {
             desa_values(mc, k, mc->bonus);
             for (int j = 0; j < k; j++)
                 mc->bonus[j] *= mc->desa_w;
         }
     }
-    double desa[BANDIT_MAX_ARMS];
-    if (mc->desa & DESA_LAST)
-        desa_values(mc, k, desa);
+    double dv[BANDIT_MAX_ARMS];
+    if (desa & DESA_LAST)
+        desa_values(mc, k, dv);
     int best = 0;
     double bv = -INFINITY;
     for (int a = 0; a < k; a++) {
         const Arm *x = &mc->bandit.arm[a];
         double v = mc->final_count ? (double)x->n : bandit_mean(&mc->bandit, a);
-        if (mc->desa & DESA_LAST)
-            v += mc->desa_w * desa[a];
+        if (desa & DESA_LAST)
+            v += mc->desa_w * dv[a];
         if (v > bv || (v == bv && x->n > mc->bandit.arm[best].n)) {
             bv = v;
             best = a;
@@ -268,7 +271,7 @@ static Move mc_play(Player *self, const InfoSet *v)
         c.count[p] = v->ncards[p];
     if (!worlds_exist(v, c.count, mc->rng)) /* what the server shows cannot be dealt */
         return simple_choose(mc->moves, n, v->rev);
-    return mc->moves[search(mc, n, sim_play, &c)];
+    return mc->moves[search(mc, n, sim_play, &c, mc->desa)];
 }
 
 /* ---------------------------------------------------------------- exchange */
@@ -334,7 +337,8 @@ static Cards mc_exchange(Player *self, const InfoSet *v, int n)
     c.count[me] = cards_count(v->hand);
     if (c.partner < 0 || !worlds_exist(v, c.count, mc->rng))
         return cards_weakest(v->hand, n);
-    return c.cand[search(mc, k, sim_exchange, &c)];
+    /* paper 001 applies DESA to plays only; desa-exch=1 extends it to the exchange */
+    return c.cand[search(mc, k, sim_exchange, &c, mc->desa_exch ? mc->desa : 0)];
 }
 
 /* ---------------------------------------------------------------- the choice bandit */
@@ -447,6 +451,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
         spec_get_int(s, "ms", 0, 3600000, 0, &mc->ms, err, errsz) ||
         spec_get_double(s, "desa-w", 0, 100, 0.1, &mc->desa_w, err, errsz) ||
+        spec_get_int(s, "desa-exch", 0, 1, 0, &mc->desa_exch, err, errsz) ||
         spec_get_double(s, "eps", 0, 1, 0.1, &mc->eps, err, errsz) ||
         spec_get_double(s, "c", 0, 100, 0.7, &mc->bp.root_c, err, errsz) ||
         spec_get_double(s, "zeta", 0, 100, 0.5, &mc->bp.v_zeta, err, errsz) ||
@@ -454,8 +459,8 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "b", 0, 100, 1, &mc->bp.v_b, err, errsz) ||
         spec_get_double(s, "klc", 0, 100, 0, &mc->bp.kl_c, err, errsz) ||
         spec_get_double(s, "alpha", 1e-6, 10, 0.1, &mc->bp.ucb2_alpha, err, errsz) ||
-        spec_check_unused(s, "bandit, sims, ms, final, reward, eps, desa, desa-w, c, zeta, vc, b, klc, alpha", err,
-                          errsz)) {
+        spec_check_unused(s, "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha",
+                          err, errsz)) {
         free(mc);
         return -1;
     }

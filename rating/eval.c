@@ -117,7 +117,7 @@ int eval_transitivity(const H2H *h, TransErr *out, int max, long *ntriples, long
                 if (isnan(pred))
                     continue;
                 total++;
-                big += fabs(pred - wac) > 0.6;
+                big += fabs(pred - wac) >= 0.6 - 1e-12; /* "60 points or more" (paper 000 §5) */
                 TransErr e = {a, b, c, pred, wac};
                 if (kept < max) {
                     out[kept++] = e;

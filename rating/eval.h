@@ -31,7 +31,7 @@ typedef struct TransErr {
 /* Every triple of distinct players where all three pairs met: the prediction of eq. 2 for
  * W(a,c) against the observed rate. Writes the `max` largest errors (by |pred - obs|) into
  * out, returns how many were written; *ntriples gets the count and *over60 how many are off
- * by more than 0.6. */
+ * by 0.6 or more (paper 000: "60 points or more"). */
 int eval_transitivity(const H2H *h, TransErr *out, int max, long *ntriples, long *over60);
 /* Three-way cycles by head-to-head majority: a beats b, b beats c, c beats a (each listed
  * once). Returns how many were written (at most max); *total gets the full count. */

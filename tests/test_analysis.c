@@ -115,11 +115,18 @@ static void test_bandits_experiment(void **state)
 {
     (void)state;
     static char a[1 << 14], b[1 << 14], out[1 << 14];
-    const char *args = "--matches 2 --games 9 --sims 8 --seed 3 --quiet --csv -";
+    const char *args = "--matches 2 --games 9 --sims 8 --seed 3 --quiet";
     assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits %s --jobs 2", dhm_bin(), args), 0);
     assert_non_null(strstr(out, "matches won (first place)"));
-    const char *csv = strstr(out, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n");
-    assert_non_null(csv);
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits %s --jobs 2 --csv --out %s/b.csv && cat %s/b.csv",
+                             dhm_bin(), args, dir, dir),
+                     0);
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+    assert_null(strstr(out, "matches won")); /* --csv: only the CSV */
+    const char *csv = out;
+    assert_int_equal(strncmp(csv, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n", 70), 0);
     snprintf(a, sizeof a, "%s", csv);
     int rows = 0;
     for (const char *p = a; (p = strchr(p, '\n')); p++)
@@ -136,9 +143,7 @@ static void test_bandits_experiment(void **state)
     assert_null(strstr(a, "\n1,ucb2,"));
     assert_null(strstr(a, "\n6,ucb-root,"));
     assert_non_null(strstr(a, "\n6,ucb2,"));
-    assert_int_equal(run_cmd(b, sizeof b, "%s experiment bandits %s --jobs 1 | grep -A40 ^combination,", dhm_bin(),
-                             args),
-                     0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s experiment bandits %s --jobs 1 --csv", dhm_bin(), args), 0);
     assert_string_equal(a, b);
     assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits --matches 0 2>&1", dhm_bin()), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s experiment bandits --mc-opts frob=1 --games 2 --matches 1 2>&1",
@@ -153,12 +158,11 @@ static void test_choice_experiment(void **state)
     static char out[1 << 14];
     assert_int_equal(run_cmd(out, sizeof out,
                              "%s experiment choice --matches 2 --checkpoints 5,12 --opponents simple,random --sims 6 "
-                             "--quiet --csv -",
+                             "--quiet --csv",
                              dhm_bin()),
                      0);
-    assert_non_null(strstr(out, "vs 4 x simple"));
-    const char *csv = strstr(out, "opponent,games,bandit,usage_rate");
-    assert_non_null(csv);
+    const char *csv = out;
+    assert_int_equal(strncmp(csv, "opponent,games,bandit,usage_rate", 32), 0);
     /* at each checkpoint the five inner bandits' usage rates add up to one; by game 5 each
      * was tried exactly once (untried arms first) */
     for (int o = 0; o < 2; o++)
@@ -192,12 +196,16 @@ static void test_desa_experiment(void **state)
 {
     (void)state;
     static char out[1 << 14];
-    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --matches 2 --games 6 --sims 8 --quiet --csv -",
-                             dhm_bin()),
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --matches 2 --games 6 --sims 8 --quiet", dhm_bin()),
                      0);
     assert_non_null(strstr(out, "mean points per match (Table 5)"));
-    const char *csv = strstr(out, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points");
-    assert_non_null(csv);
+    assert_int_equal(run_cmd(out, sizeof out, "%s experiment desa --matches 2 --games 6 --sims 8 --quiet --csv",
+                             dhm_bin()),
+                     0);
+    const char *csv = out;
+    assert_int_equal(strncmp(csv, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points",
+                             82),
+                     0);
     static const char *const v[3] = {"sim", "last", "both"};
     for (int i = 0; i < 3; i++) {
         assert_true(csv_sum(csv, v[i], 2) == 2);

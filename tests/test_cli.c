@@ -18,9 +18,15 @@ static void test_help_everywhere(void **state)
     char name[32];
     for (p = strchr(p, '\n') + 1; sscanf(p, " %31s", name) == 1 && *p == ' '; p = strchr(p, '\n') + 1) {
         char o2[4096];
+        char o3[4096], o4[4096];
         assert_int_equal(run_cmd(o2, sizeof o2, "%s %s --help", dhm_bin(), name), 0);
         if (!strstr(o2, "usage: dhm"))
             fail_msg("dhm %s --help does not print a usage line", name);
+        /* -h and `dhm help CMD` say the same */
+        assert_int_equal(run_cmd(o3, sizeof o3, "%s %s -h", dhm_bin(), name), 0);
+        assert_int_equal(run_cmd(o4, sizeof o4, "%s help %s", dhm_bin(), name), 0);
+        if (strcmp(o2, o3) || strcmp(o2, o4))
+            fail_msg("dhm %s: --help, -h and dhm help %s differ", name, name);
         n++;
     }
     assert_true(n >= 2);
@@ -30,9 +36,12 @@ static void test_help_everywhere(void **state)
     n = 0;
     for (p = strchr(p, '\n') + 1; sscanf(p, " %31s", name) == 1 && *p == ' '; p = strchr(p, '\n') + 1) {
         char o2[4096];
+        char o3[4096];
         assert_int_equal(run_cmd(o2, sizeof o2, "%s experiment %s --help", dhm_bin(), name), 0);
         if (!strstr(o2, "usage: dhm experiment"))
             fail_msg("dhm experiment %s --help does not print a usage line", name);
+        assert_int_equal(run_cmd(o3, sizeof o3, "%s help experiment %s", dhm_bin(), name), 0);
+        assert_string_equal(o2, o3);
         n++;
     }
     assert_true(n >= 4);
@@ -93,10 +102,39 @@ static void test_play_json_and_determinism(void **state)
     assert_string_not_equal(strstr(a, "\"players\""), strstr(b, "\"players\""));
 }
 
+/* Output that cannot be written is an error (exit 1 and a message), not a silent success with
+ * a truncated table: stdout on a full disk. */
+static void test_write_errors(void **state)
+{
+    (void)state;
+    if (access("/dev/full", W_OK)) {
+        skip();
+        return;
+    }
+    char dir[64], dhm[4096];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    assert_non_null(realpath(dhm_bin(), dhm));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && printf 'a simple\\nb simple\\nc random\\nd random\\ne random\\n' "
+                                              "> p.txt && %s tournament --pool p.txt --sets 3 --games 20 --records --db t.sqlite "
+                                              "--quiet >/dev/null",
+                             dir, dhm),
+                     0);
+    const char *cmds[] = {"records export --db t.sqlite --set 1", "rate --db t.sqlite --csv", "rate --db t.sqlite --json",
+                          "records sets --db t.sqlite --csv", "play --games 300 --json --quiet",
+                          "experiment virtual-game --sets 3 --games 10"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        int rc = run_cmd(out, sizeof out, "cd %s && %s %s 2>&1 >/dev/full", dir, dhm, cmds[i]);
+        if (rc != 1 || !strstr(out, "error writing standard output"))
+            fail_msg("dhm %s > /dev/full: exit %d, '%s'", cmds[i], rc, out);
+    }
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_everywhere),
+        cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_play_bad_input),
         cmocka_unit_test(test_play_json_and_determinism),
     };

@@ -232,6 +232,31 @@ static void test_cli_replay(void **state)
     assert_int_equal(run_cmd(out, sizeof out, "head -c 3000 /dev/urandom > %s/r.kifu; %s replay %s/r.kifu 2>&1",
                              dir, dhm_bin(), dir),
                      1);
+    /* records carry each move's thinking time: an mc player thinks, so its [µs] are not 0 */
+    assert_int_equal(run_cmd(out, sizeof out,
+                             "%s play --players mc:sims=300,simple,simple,simple,simple --games 3 --record %s/mc.kifu "
+                             "--quiet",
+                             dhm_bin(), dir),
+                     0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/mc.kifu", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    KifuReader r;
+    kifu_reader_init(&r, f, path);
+    KifuGame *g = malloc(sizeof *g);
+    long most = 0, games = 0;
+    char err[256];
+    while (kifu_next(&r, g, err, sizeof err) == 1) {
+        games++;
+        for (int i = 0; i < g->nplays; i++)
+            most = g->usec[i] > most ? g->usec[i] : most;
+    }
+    kifu_reader_free(&r);
+    fclose(f);
+    free(g);
+    assert_int_equal(games, 3);
+    assert_true(most >= 100); /* 300 simulations take far more than 100 µs */
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 

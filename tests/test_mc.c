@@ -321,6 +321,45 @@ static void test_impossible_counts(void **state)
     player_destroy(pl);
 }
 
+/* DESA belongs to the play search (paper 001); in the exchange it is off unless desa-exch=1. */
+static void test_desa_not_in_exchange(void **state)
+{
+    (void)state;
+    int differ = 0;
+    for (int k = 0; k < 12; k++) {
+        InfoSet v;
+        memset(&v, 0, sizeof v);
+        Rng rng = rng_seed(100 + (uint64_t)k);
+        Cards deal[5];
+        uint8_t seat[5] = {0, 1, 2, 3, 4};
+        game_deal(seat, 0, &rng, deal);
+        int8_t cls[5] = {0, 1, 2, 3, 4};
+        Cards changed[5] = {0};
+        game_take_from_poor(cls, deal, changed);
+        v.me = 0;
+        v.first = -1;
+        v.hand = v.start_hand = deal[0];
+        static const int taken[5] = {-2, -1, 0, 1, 2}; /* the counts shown are the dealt ones */
+        for (int p = 0; p < 5; p++) {
+            v.seat[p] = (uint8_t)p;
+            v.cls[p] = cls[p];
+            v.ncards[p] = v.start_ncards[p] = (uint8_t)(cards_count(deal[p]) + taken[p]);
+        }
+        Cards pick[3];
+        const char *specs[3] = {"mc:sims=120", "mc:sims=120:desa=last:desa-w=5", "mc:sims=120:desa=last:desa-w=5:desa-exch=1"};
+        for (int i = 0; i < 3; i++) {
+            Player *pl;
+            char err[128];
+            assert_int_equal(player_create(specs[i], 7, &pl, err, sizeof err), 0);
+            pick[i] = pl->exchange(pl, &v, 2);
+            player_destroy(pl);
+        }
+        assert_true(pick[0] == pick[1]);
+        differ += pick[0] != pick[2];
+    }
+    assert_true(differ > 0);
+}
+
 static void test_information_set_guard(void **state)
 {
     (void)state;
@@ -453,7 +492,7 @@ int main(void)
         cmocka_unit_test(test_index_formulas),     cmocka_unit_test(test_klucb_values),
         cmocka_unit_test(test_ucb2_epochs),        cmocka_unit_test(test_thompson_and_beta),
         cmocka_unit_test(test_desa),               cmocka_unit_test(test_sampler),
-        cmocka_unit_test(test_impossible_counts),
+        cmocka_unit_test(test_impossible_counts),     cmocka_unit_test(test_desa_not_in_exchange),
         cmocka_unit_test(test_information_set_guard), cmocka_unit_test(test_choice_bandit_bookkeeping),
         cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_mc_beats_simple),
     };

@@ -502,7 +502,7 @@ static void test_port_in_use_and_bad_input(void **state)
 {
     (void)state;
     Srv s;
-    srv_start(&s, "--games 1 --wait 5");
+    srv_start(&s, "--games 1 --wait 5000");
     char out[4096];
     assert_int_equal(run_cmd(out, sizeof out, "%s serve --port %d 2>&1", dhm_bin(), s.port), 1);
     assert_non_null(strstr(out, "is in use"));

@@ -550,7 +550,7 @@ static void test_los_calibration(void **state)
     for (int seed = 5; seed <= 12; seed++) {
         Results r;
         results_init(&r);
-        char name[8];
+        char name[16];
         for (int i = 0; i < 7; i++) {
             snprintf(name, sizeof name, "c%d", i);
             results_player(&r, name);
