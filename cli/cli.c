@@ -82,6 +82,14 @@ int cli_double(const char *cmd, const char *opt, const char *val, double lo, dou
     return 0;
 }
 
+int cli_order_by(const char *cmd, const char *val)
+{
+    if (!strcmp(val, "index") || !strcmp(val, "start"))
+        return !strcmp(val, "start");
+    cli_fail(cmd, "--order-by: '%s' is not index or start", val);
+    return -1;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

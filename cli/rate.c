@@ -341,11 +341,7 @@ int cmd_rate(int argc, char **argv)
         case O_JSON: o.json = 1; break;
         case O_DB: dbpath = optarg; break;
         case O_BROKEN: broken = 1; break;
-        case O_ORDERBY:
-            if (strcmp(optarg, "index") && strcmp(optarg, "start"))
-                return cli_fail(cmd, "--order-by: '%s' is not index or start", optarg);
-            by_start = !strcmp(optarg, "start");
-            break;
+        case O_ORDERBY: if ((by_start = cli_order_by(cmd, optarg)) < 0) return 2; break;
         case O_HELP: usage(stdout); return 0;
         default: return 2;
         }
