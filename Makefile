@@ -44,6 +44,9 @@ $(O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 
+# The built-in policy weights are compiled in (.incbin), so their object depends on them.
+$(O)/obj/players/policy_embed.o: players/policy.weights
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^

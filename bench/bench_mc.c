@@ -131,15 +131,15 @@ static void run_match(const char *spec0, Move (*wrap)(Player *, const InfoSet *)
         player_destroy(pl[p]);
 }
 
-static void bench_decisions(const char *bandit)
+static void bench_decisions(const char *bandit, const char *playout)
 {
-    char spec[64], name[96];
-    snprintf(spec, sizeof spec, "mc:bandit=%s:sims=1000", bandit);
+    char spec[96], name[128];
+    snprintf(spec, sizeof spec, "mc:bandit=%s:sims=1000:playout=%s", bandit, playout);
     memset(&timing, 0, sizeof timing);
     run_match(spec, timed_play, 30);
-    snprintf(name, sizeof name, "mc_decisions_per_second_1000_sims_%s", bandit);
+    snprintf(name, sizeof name, "mc_decisions_per_second_1000_sims_%s_%s", bandit, playout);
     bench_report(name, (double)timing.searched / timing.secs, "decisions/s");
-    snprintf(name, sizeof name, "mc_simulations_per_second_in_search_%s", bandit);
+    snprintf(name, sizeof name, "mc_simulations_per_second_in_search_%s_%s", bandit, playout);
     bench_report(name, 1000.0 * (double)timing.searched / timing.secs, "sims/s");
 }
 
@@ -152,7 +152,8 @@ int main(void)
     sims_acc.rng = rng_seed(3);
     run_match("simple", sim_play, 200);
     bench_report("simulations_per_second_from_infoset", (double)sims_acc.sims / sims_acc.secs, "sims/s");
-    bench_decisions("ucb1-tuned");
-    bench_decisions("ucb-root");
+    bench_decisions("ucb1-tuned", "simple");
+    bench_decisions("ucb-root", "simple");
+    bench_decisions("ucb1-tuned", "policy"); /* the default player: policy playouts, prior, endgames */
     return 0;
 }

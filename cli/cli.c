@@ -243,7 +243,16 @@ void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, 
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
 {
     opterr = 0;
-    int c = getopt_long(argc, argv, ":h", opts, NULL);
+    char shorts[64] = ":h"; /* -x for each option whose code is its long name's first letter */
+    size_t k = 2;
+    for (const struct option *o = opts; o->name && k + 3 < sizeof shorts; o++)
+        if (o->val == o->name[0] && o->val != 'h') {
+            shorts[k++] = (char)o->val;
+            if (o->has_arg == required_argument)
+                shorts[k++] = ':';
+        }
+    shorts[k] = 0;
+    int c = getopt_long(argc, argv, shorts, opts, NULL);
     if (c == 'h') /* -h is --help everywhere, whatever code the command gave --help */
         for (const struct option *o = opts; o->name; o++)
             if (!strcmp(o->name, "help"))

@@ -27,7 +27,8 @@ double cli_now(void); /* monotonic seconds */
 
 /* getopt_long with our own one-line messages: call cli_getopt instead of getopt_long; on an
  * unknown option or a missing value it prints "dhm CMD: ... (try dhm CMD --help)" and
- * returns '?'. -h is the same as --help (opts must have a "help" entry). */
+ * returns '?'. -h is the same as --help (opts must have a "help" entry), and -x is the same as
+ * a long option whose code is x, the first letter of its name (e.g. {"out", ..., 'o'}). */
 struct option;
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts);
 
@@ -96,5 +97,6 @@ int cmd_serve(int argc, char **argv);
 int cmd_connect(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_records(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif

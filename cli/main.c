@@ -22,6 +22,7 @@ static const struct {
     {"tournament", cmd_tournament, "many sets among a pool of players, in parallel, into SQLite, resumable"},
     {"records", cmd_records, "the sets of a tournament database; export stored games as kifu"},
     {"experiment", cmd_experiment, "the papers' experiments (virtual-game, ...)"},
+    {"train", cmd_train, "fit the policy's weights to recorded games (dhm train policy)"},
 };
 
 static void usage(FILE *f)

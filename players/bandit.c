@@ -111,37 +111,56 @@ static int ucb2_next_epoch(double alpha, int r)
     return r2;
 }
 
-double bandit_index(const Bandit *b, int a)
+/* What an index needs from N (the pulls so far), computed once per selection, not per arm. */
+typedef struct Totals {
+    double N, lnN, sqrtN, lnlnN;
+} Totals;
+
+static Totals totals_of(const Bandit *b)
+{
+    Totals t;
+    t.N = b->total > 1 ? (double)b->total : 1.0;
+    t.lnN = log(t.N);
+    t.sqrtN = sqrt(t.N);
+    t.lnlnN = t.lnN > 1 ? log(t.lnN) : 0;
+    return t;
+}
+
+static double index_of(const Bandit *b, int a, const Totals *t)
 {
     const Arm *x = &b->arm[a];
-    const double n = x->n, N = b->total > 1 ? (double)b->total : 1.0, mean = x->sum / n;
+    const double n = x->n, mean = x->sum / n;
     switch (b->kind) {
     case B_UCB1:
-        return mean + sqrt(2 * log(N) / n);
+        return mean + sqrt(2 * t->lnN / n);
     case B_UCB1_TUNED: {
-        double v = x->sum2 / n - mean * mean + sqrt(2 * log(N) / n);
-        return mean + sqrt(log(N) / n * (v < 0.25 ? v : 0.25));
+        double v = x->sum2 / n - mean * mean + sqrt(2 * t->lnN / n);
+        return mean + sqrt(t->lnN / n * (v < 0.25 ? v : 0.25));
     }
     case B_UCB_ROOT:
-        return mean + b->p.root_c * sqrt(sqrt(N) / n);
+        return mean + b->p.root_c * sqrt(t->sqrtN / n);
     case B_UCB_V: {
-        double var = x->sum2 / n - mean * mean, e = b->p.v_zeta * log(N);
+        double var = x->sum2 / n - mean * mean, e = b->p.v_zeta * t->lnN;
         if (var < 0)
             var = 0;
         return mean + sqrt(2 * var * e / n) + b->p.v_c * 3 * b->p.v_b * e / n;
     }
-    case B_KL_UCB: {
-        double ll = log(N) > 1 ? log(log(N)) : 0;
-        return klucb_bound(mean, (log(N) + b->p.kl_c * ll) / n);
-    }
+    case B_KL_UCB:
+        return klucb_bound(mean, (t->lnN + b->p.kl_c * t->lnlnN) / n);
     case B_UCB2: {
         double tau = (double)ucb2_tau(b->p.ucb2_alpha, x->r);
-        double l = log(M_E * N / tau);
+        double l = 1 + t->lnN - log(tau); /* ln(e N / tau) */
         return mean + sqrt((1 + b->p.ucb2_alpha) * (l > 0 ? l : 0) / (2 * tau));
     }
     default:
         return mean;
     }
+}
+
+double bandit_index(const Bandit *b, int a)
+{
+    Totals t = totals_of(b);
+    return index_of(b, a, &t);
 }
 
 int bandit_select(Bandit *b, Rng *rng, const double *bonus)
@@ -153,8 +172,9 @@ int bandit_select(Bandit *b, Rng *rng, const double *bonus)
         return b->run_arm;
     int best = 0;
     double bv = -INFINITY;
+    const Totals t = totals_of(b);
     for (int a = 0; a < b->k; a++) {
-        double v = b->kind == B_THOMPSON ? beta_draw(rng, b->arm[a].s + 1, b->arm[a].f + 1) : bandit_index(b, a);
+        double v = b->kind == B_THOMPSON ? beta_draw(rng, b->arm[a].s + 1, b->arm[a].f + 1) : index_of(b, a, &t);
         if (bonus)
             v += bonus[a];
         if (v > bv) {

@@ -1,12 +1,24 @@
 /* mc.c — the Monte Carlo player: root bandits over the legal moves (or, for the daifugo and
- * fugo, over the cards to give), simulations in sampled worlds with a fast playout policy,
- * DESA (paper 001 Algorithm 2) and the choice bandit (paper 001 Algorithm 1, "Ninja").
+ * fugo, over the cards to give), simulations in sampled worlds with a playout policy, DESA
+ * (paper 001 Algorithm 2) and the choice bandit (paper 001 Algorithm 1, "Ninja").
  *
- * Options (defaults): bandit=ucb1-tuned (ucb1 ucb1-tuned ucb-root ucb-v thompson kl-ucb ucb2
- * choice), sims=1000, ms=0 (a time budget per decision in milliseconds instead of sims),
- * final=mean|count, reward=linear|top, eps=0.1 (playout randomness), desa=none|sim|last|both,
- * desa-w=0.1, desa-exch=0 (1: DESA in the exchange search too; paper 001 uses it for plays
- * only), c=0.7 (UCB-root), zeta=0.5, vc=2, b=1 (UCB-V), klc=0 (KL-UCB), alpha=0.1 (UCB2).
+ * With playout=policy (the default) the playouts follow the learned policy (players/policy.h),
+ * the policy orders and prunes the root's candidates (a move or gift far less likely than the
+ * best is not searched), the arms share their sampled worlds (common random numbers: the j-th
+ * simulation of every arm uses world j and playout stream j), a certain win (players/
+ * endgame.h) is played at once, a two-player endgame is solved exactly at the root and in
+ * playouts, a playout stops as soon as this player's class is known, and the search may stop
+ * early when the expected gain of more simulations is worth less than their cost. With
+ * playout=simple every one of these is off unless asked for, and the player is the one of
+ * paper 001 as dhm first had it (kept for comparisons).
+ *
+ * Options (defaults; docs/players.md): bandit=ucb1-tuned (ucb1 ucb1-tuned ucb-root ucb-v
+ * thompson kl-ucb ucb2 choice), sims=1000, ms=0 (a time budget per decision in milliseconds
+ * instead of sims), final=mean|count, reward=linear|top, eps=0.1 (simple playouts' randomness),
+ * desa=none|sim|last|both, desa-w=0.1, desa-exch=0, c=0.7 (UCB-root), zeta=0.5, vc=2, b=1
+ * (UCB-V), klc=0 (KL-UCB), alpha=0.1 (UCB2); playout=policy|simple, weights=FILE, ptemp=1,
+ * prune=0.02, xtop=12, crn=1, surewin=1, endgame=20000, pendgame=200, stop=0 (the last seven:
+ * policy defaults; simple: prune=0 xtop=0 crn=0 surewin=0 endgame=0 pendgame=0).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
  */
 #include "players/mc.h"
@@ -17,13 +29,18 @@
 #include <time.h>
 
 #include "game/game.h"
+#include "players/endgame.h"
 #include "players/players.h"
+#include "players/policy.h"
 
 const BanditKind MC_CHOICE_KINDS[MC_CHOICE_ARMS] = {B_UCB_ROOT, B_UCB1_TUNED, B_THOMPSON, B_UCB_V, B_KL_UCB};
 
 enum { DESA_NONE = 0, DESA_SIM = 1, DESA_LAST = 2 };
+enum { PLAYOUT_SIMPLE = 0, PLAYOUT_POLICY = 1 };
 
 _Static_assert(BANDIT_MAX_ARMS >= MOVEGEN_MAX, "every legal move must fit in the root bandit");
+
+#define WORLDS 2048 /* worlds kept per decision for common random numbers */
 
 typedef struct InnerArm { /* the choice bandit's statistics of one inner bandit */
     double alpha, beta; /* Beta distribution, updated by the squared game reward */
@@ -40,14 +57,25 @@ typedef struct Mc {
     int final_count, reward_top, desa;
     long desa_exch; /* apply DESA to the exchange search too (off: paper 001 does not) */
     double desa_w, eps;
+    int playout;                  /* PLAYOUT_* */
+    double ptemp, prune, stop;    /* policy playout temperature; root pruning; stop rule's cost */
+    long xtop, crn, surewin, endgame, pendgame;
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
     long games;
     int current; /* index into MC_CHOICE_KINDS for this game */
     Bandit bandit;
     Move moves[MOVEGEN_MAX];
+    int arm_move[MOVEGEN_MAX];    /* the candidate (move or gift index) of each arm */
     double leaf[BANDIT_MAX_ARMS], bonus[BANDIT_MAX_ARMS]; /* DESA: legal-move sums, bonuses */
     int narm[BANDIT_MAX_ARMS];                            /* DESA: simulations per candidate */
+    uint64_t dseed;               /* this decision's seed (worlds and playout streams) */
+    double cpu;                   /* CPU seconds spent deciding (this thread's clock) */
+    long decisions, searched, sims_done; /* decisions asked, decisions searched, simulations */
+    Cards world[WORLDS][NPLAYERS];
+    uint8_t have_world[WORLDS];
+    PolicyWeights w;
+    EndgameTT tt;
 } Mc;
 
 /* ---------------------------------------------------------------- sampling worlds */
@@ -153,10 +181,76 @@ static double reward_of(const Mc *mc, int cls) { return mc->reward_top ? (cls ==
 
 static int class_of(const GameState *g, int p)
 {
-    for (int k = 0; k < NPLAYERS; k++)
+    for (int k = 0; k < g->nout; k++)
         if (g->order[k] == p)
             return k;
     return NPLAYERS - 1;
+}
+
+/* Ends a game in which p goes out next: p gets the next class (the rest is of no interest). */
+static void finish_next(GameState *g, int p)
+{
+    g->order[g->nout++] = (uint8_t)p;
+    g->out |= (uint8_t)(1u << p);
+    g->over = 1;
+}
+
+/* Whether this player's class is already known (the reward of the playout is decided). */
+static int decided(const Mc *mc, const GameState *g, int me)
+{
+    return ((g->out >> me) & 1) || (mc->reward_top && g->nout > 0);
+}
+
+/* A policy playout from g for player `me`, stopping as soon as me's class is known: me goes
+ * out, me has a certain win (it goes out next), or two players remain and the exact solver
+ * decides which of them goes out first. */
+static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *legal)
+{
+    Move mv[MOVEGEN_MAX];
+    PolicyCtx c;
+    while (!g->over && !decided(mc, g, me)) {
+        const int p = g->turn;
+        if (p == me && mc->surewin && cards_count(g->hand[p]) <= 6 && endgame_sure_win_state(g, NULL)) {
+            finish_next(g, me);
+            break;
+        }
+        if (mc->pendgame > 0 && g->nout == NPLAYERS - 2) {
+            int r = endgame_solve2(g, mc->pendgame, &mc->tt, NULL, NULL);
+            if (r >= 0) {
+                int other = 0;
+                while (other == p || ((g->out >> other) & 1))
+                    other++;
+                finish_next(g, r ? p : other);
+                break;
+            }
+        }
+        int n = state_moves(g, mv), k = 0;
+        if (legal)
+            *legal += n;
+        if (n > 1) {
+            policy_ctx_state(&c, g);
+            k = policy_pick(&mc->w, &c, mv, n, mc->ptemp, rng);
+        }
+        if (state_apply(g, mv[k]) & EV_STALEMATE)
+            state_finish_stalemate(g, rng);
+    }
+}
+
+/* Plays g out for `me` with the configured policy; returns me's reward. */
+static double playout(Mc *mc, GameState *g, Rng *rng, int me, long *legal)
+{
+    if (mc->playout == PLAYOUT_POLICY)
+        policy_playout_for(mc, g, rng, me, legal);
+    else
+        mc_playout(g, rng, mc->eps, legal);
+    return reward_of(mc, class_of(g, me));
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static double now_ms(void)
@@ -177,16 +271,60 @@ void mc_desa_values(int k, const double *leaf_sum, const int *n, double *out)
 
 static void desa_values(const Mc *mc, int k, double *out) { mc_desa_values(k, mc->leaf, mc->narm, out); }
 
-/* Runs the bandit over k candidates; sim(ctx, arm, legal) returns a reward. */
-typedef double (*SimFn)(Mc *mc, void *ctx, int arm, long *legal);
+/* ---------------------------------------------------------------- the search */
 
-/* desa: the DESA variant for this search (DESA_* bits; 0 = none). */
+/* Simulation j of arm `arm` (with common random numbers, every arm's j-th simulation uses
+ * world j and playout stream j); returns the reward. */
+typedef double (*SimFn)(Mc *mc, void *ctx, int arm, long j, long *legal);
+
+/* The stream of simulation j (common random numbers), or the player's own stream. */
+static Rng sim_rng(Mc *mc, long j, uint64_t what)
+{
+    if (mc->crn)
+        return rng_seed(rng_derive(mc->dseed, what, (uint64_t)j));
+    return rng_seed(rng_next(&mc->rng));
+}
+
+/* The expected loss of choosing the best mean now: over the other arms, the expected amount
+ * by which each is truly better, under normal approximations of the means (in reward units).
+ * The stop rule compares it with the value of the simulations more search would cost. */
+double mc_expected_loss(const Bandit *b)
+{
+    int best = -1;
+    for (int a = 0; a < b->k; a++)
+        if (b->arm[a].n >= 2 && (best < 0 || bandit_mean(b, a) > bandit_mean(b, best)))
+            best = a;
+    if (best < 0)
+        return INFINITY;
+    const Arm *x = &b->arm[best];
+    double mb = bandit_mean(b, best), vb = x->sum2 / x->n - mb * mb;
+    vb = (vb > 1e-4 ? vb : 1e-4) / x->n;
+    double loss = 0;
+    for (int a = 0; a < b->k; a++) {
+        const Arm *y = &b->arm[a];
+        if (a == best || y->n == 0)
+            continue;
+        if (y->n < 2)
+            return INFINITY;
+        double m = bandit_mean(b, a), v = y->sum2 / y->n - m * m;
+        v = (v > 1e-4 ? v : 1e-4) / y->n;
+        double se = sqrt(vb + v), d = (mb - m) / se;
+        loss += se * (exp(-0.5 * d * d) / sqrt(2 * M_PI) - d * 0.5 * erfc(d / M_SQRT2));
+    }
+    return loss;
+}
+
+/* Runs the bandit over k candidates. desa: the DESA variant for this search (DESA_* bits). */
 static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
 {
     bandit_init(&mc->bandit, mc->kind, &mc->bp, k);
     memset(mc->leaf, 0, (size_t)k * sizeof mc->leaf[0]);
     memset(mc->narm, 0, (size_t)k * sizeof mc->narm[0]);
     memset(mc->bonus, 0, (size_t)k * sizeof mc->bonus[0]);
+    if (mc->crn) {
+        mc->dseed = rng_next(&mc->rng);
+        memset(mc->have_world, 0, sizeof mc->have_world);
+    }
     const double t0 = mc->ms > 0 ? now_ms() : 0;
     for (long i = 0;; i++) {
         if (mc->ms > 0) {
@@ -195,11 +333,15 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
         } else if (i >= mc->sims) {
             break;
         }
+        /* stop when more simulations are worth less than they cost (stop = reward per 1000) */
+        if (mc->stop > 0 && i >= 4L * k && (i & 63) == 0 && mc_expected_loss(&mc->bandit) < mc->stop * 64 / 1000)
+            break;
         int a = bandit_select(&mc->bandit, &mc->rng, desa & DESA_SIM ? mc->bonus : NULL);
         long legal = 0;
-        double r = sim(mc, ctx, a, &legal);
+        double r = sim(mc, ctx, a, mc->bandit.arm[a].n, &legal);
         mc->leaf[a] += (double)legal;
         mc->narm[a]++;
+        mc->sims_done++;
         bandit_update(&mc->bandit, a, r, &mc->rng);
         if (desa & DESA_SIM) {
             desa_values(mc, k, mc->bonus);
@@ -210,6 +352,7 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
     double dv[BANDIT_MAX_ARMS];
     if (desa & DESA_LAST)
         desa_values(mc, k, dv);
+    mc->searched++;
     int best = 0;
     double bv = -INFINITY;
     for (int a = 0; a < k; a++) {
@@ -234,6 +377,26 @@ static int worlds_exist(const InfoSet *v, const int count[NPLAYERS], Rng rng)
     return mc_sample_hands(v, count, &rng, hand) == 0;
 }
 
+/* World j of this decision (shared by every arm with common random numbers). */
+static int world(Mc *mc, const InfoSet *v, const int count[NPLAYERS], long j, Cards hand[NPLAYERS])
+{
+    if (!mc->crn || j >= WORLDS) {
+        Rng r = mc->crn ? sim_rng(mc, j, 0x776f726c64) : mc->rng;
+        int rc = mc_sample_hands(v, count, &r, hand);
+        if (!mc->crn)
+            mc->rng = r;
+        return rc;
+    }
+    if (!mc->have_world[j]) {
+        Rng r = sim_rng(mc, j, 0x776f726c64 /* "world" */);
+        if (mc_sample_hands(v, count, &r, mc->world[j]))
+            return -1;
+        mc->have_world[j] = 1;
+    }
+    memcpy(hand, mc->world[j], sizeof mc->world[j]);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- plays */
 
 typedef struct PlayCtx {
@@ -241,23 +404,64 @@ typedef struct PlayCtx {
     int count[NPLAYERS];
 } PlayCtx;
 
-static double sim_play(Mc *mc, void *ctx, int arm, long *legal)
+static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
 {
     PlayCtx *c = ctx;
     Cards hand[NPLAYERS];
     GameState g;
-    if (mc_sample_hands(c->v, c->count, &mc->rng, hand))
+    if (world(mc, c->v, c->count, j, hand))
         return 0; /* not reached: mc_play checked that worlds can be dealt */
     infoset_to_state(c->v, hand, &g);
-    if (state_apply(&g, mc->moves[arm]) & EV_STALEMATE)
-        state_finish_stalemate(&g, &mc->rng);
-    mc_playout(&g, &mc->rng, mc->eps, legal);
-    return reward_of(mc, class_of(&g, c->v->me));
+    Rng r = mc->crn ? sim_rng(mc, j, 0x706c6179 /* "play" */) : mc->rng;
+    if (state_apply(&g, mc->moves[mc->arm_move[arm]]) & EV_STALEMATE)
+        state_finish_stalemate(&g, &r);
+    double reward = playout(mc, &g, &r, c->v->me, legal);
+    if (!mc->crn)
+        mc->rng = r;
+    return reward;
 }
+
+/* The cards nobody but v->me can see (every other hand, together). */
+static Cards unseen_of(const InfoSet *v) { return CARDS_ALL & ~v->hand & ~v->played; }
+
+/* Candidates in policy order, without those the policy finds far less likely than the best
+ * (prune: the least share of the best's probability kept; at least two kept). Returns k. */
+static int policy_candidates(Mc *mc, const InfoSet *v, int n)
+{
+    double p[MOVEGEN_MAX];
+    PolicyCtx c;
+    policy_ctx_info(&c, v);
+    policy_probs(&mc->w, &c, mc->moves, n, p);
+    int k = 0;
+    double mx = 0;
+    for (int i = 0; i < n; i++)
+        mx = p[i] > mx ? p[i] : mx;
+    for (int i = 0; i < n; i++) { /* insertion by descending probability */
+        int j = k++;
+        for (; j > 0 && p[mc->arm_move[j - 1]] < p[i]; j--)
+            mc->arm_move[j] = mc->arm_move[j - 1];
+        mc->arm_move[j] = i;
+    }
+    int keep = k;
+    while (keep > 2 && p[mc->arm_move[keep - 1]] < mc->prune * mx)
+        keep--;
+    return keep;
+}
+
+static Move decide_play(Mc *mc, const InfoSet *v);
 
 static Move mc_play(Player *self, const InfoSet *v)
 {
     Mc *mc = self->impl;
+    const double t0 = cpu_now();
+    Move m = decide_play(mc, v);
+    mc->cpu += cpu_now() - t0;
+    mc->decisions++;
+    return m;
+}
+
+static Move decide_play(Mc *mc, const InfoSet *v)
+{
     int n = movegen(v->hand, v->table, v->rev, v->lock, mc->moves);
     if (n == 0)
         return move_pass();
@@ -271,7 +475,26 @@ static Move mc_play(Player *self, const InfoSet *v)
         c.count[p] = v->ncards[p];
     if (!worlds_exist(v, c.count, mc->rng)) /* what the server shows cannot be dealt */
         return simple_choose(mc->moves, n, v->rev);
-    return mc->moves[search(mc, n, sim_play, &c, mc->desa)];
+    Move m;
+    if (mc->surewin && endgame_sure_win(v->hand, v->table, v->rev, v->lock, unseen_of(v), &m))
+        return m; /* a chain nobody can break: no need to search */
+    if (mc->endgame > 0 && v->nout == NPLAYERS - 2) { /* one opponent left: its hand is known */
+        Cards hand[NPLAYERS];
+        GameState g;
+        Rng r = mc->rng; /* the only world there is: any draw gives it */
+        if (mc_sample_hands(v, c.count, &r, hand) == 0) {
+            infoset_to_state(v, hand, &g);
+            if (endgame_solve2(&g, mc->endgame, &mc->tt, &m, NULL) == 1)
+                return m;
+        }
+    }
+    int k = n;
+    if (mc->prune > 0)
+        k = policy_candidates(mc, v, n);
+    else
+        for (int i = 0; i < n; i++)
+            mc->arm_move[i] = i;
+    return mc->moves[mc->arm_move[search(mc, k, sim_play, &c, mc->desa)]];
 }
 
 /* ---------------------------------------------------------------- exchange */
@@ -284,43 +507,50 @@ typedef struct ExchCtx {
     int partner, other_rich, other_poor;
 } ExchCtx;
 
-static double sim_exchange(Mc *mc, void *ctx, int arm, long *legal)
+static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
 {
     ExchCtx *c = ctx;
     const InfoSet *v = c->v;
     Cards hand[NPLAYERS];
-    if (mc_sample_hands(v, c->count, &mc->rng, hand))
+    if (world(mc, v, c->count, j, hand))
         return 0; /* not reached: mc_exchange checked that worlds can be dealt */
-    hand[v->me] &= ~c->cand[arm];
-    hand[c->partner] |= c->cand[arm];
-    if (c->other_rich >= 0 && c->other_poor >= 0) { /* the fugo still gives: its weakest card */
-        Cards give = cards_weakest(hand[c->other_rich], 1);
-        hand[c->other_rich] &= ~give;
-        hand[c->other_poor] |= give;
+    const Cards give = c->cand[mc->arm_move[arm]];
+    hand[v->me] &= ~give;
+    hand[c->partner] |= give;
+    if (c->other_rich >= 0 && c->other_poor >= 0) { /* the fugo still gives */
+        Cards g1 = mc->playout == PLAYOUT_POLICY ? policy_pick_gift(&mc->w, hand[c->other_rich], 1, 0, NULL)
+                                                 : cards_weakest(hand[c->other_rich], 1);
+        hand[c->other_rich] &= ~g1;
+        hand[c->other_poor] |= g1;
     }
     GameState g;
     state_init(&g, hand, v->seat, game_first_player(hand));
-    mc_playout(&g, &mc->rng, mc->eps, legal);
-    return reward_of(mc, class_of(&g, v->me));
+    Rng r = mc->crn ? sim_rng(mc, j, 0x65786368 /* "exch" */) : mc->rng;
+    double reward = playout(mc, &g, &r, v->me, legal);
+    if (!mc->crn)
+        mc->rng = r;
+    return reward;
 }
+
+static Cards decide_exchange(Mc *mc, const InfoSet *v, int n);
 
 static Cards mc_exchange(Player *self, const InfoSet *v, int n)
 {
     Mc *mc = self->impl;
+    const double t0 = cpu_now();
+    Cards c = decide_exchange(mc, v, n);
+    mc->cpu += cpu_now() - t0;
+    mc->decisions++;
+    return c;
+}
+
+static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
+{
     ExchCtx c;
     memset(&c, 0, sizeof c);
     c.v = v;
     c.n = n;
-    int k = 0;
-    for (Cards a = v->hand; a && k < 128; a &= a - 1) { /* every n-card subset of the hand */
-        Cards ca = a & (0 - a);
-        if (n == 1) {
-            c.cand[k++] = ca;
-            continue;
-        }
-        for (Cards b = a & (a - 1); b && k < 128; b &= b - 1)
-            c.cand[k++] = ca | (b & (0 - b));
-    }
+    int k = policy_gifts(v->hand, n, c.cand);
     if (k == 0)
         return cards_weakest(v->hand, n);
     const int me = v->me, mycls = v->cls[me];
@@ -337,8 +567,22 @@ static Cards mc_exchange(Player *self, const InfoSet *v, int n)
     c.count[me] = cards_count(v->hand);
     if (c.partner < 0 || !worlds_exist(v, c.count, mc->rng))
         return cards_weakest(v->hand, n);
+    for (int i = 0; i < k; i++)
+        mc->arm_move[i] = i;
+    if (mc->xtop > 0 && k > mc->xtop) { /* the policy's best gifts only */
+        double sc[128];
+        for (int i = 0; i < k; i++)
+            sc[i] = policy_exch_score(&mc->w, v->hand, c.cand[i]);
+        for (int i = 1; i < k; i++) {
+            int a = mc->arm_move[i], j = i;
+            for (; j > 0 && sc[mc->arm_move[j - 1]] < sc[a]; j--)
+                mc->arm_move[j] = mc->arm_move[j - 1];
+            mc->arm_move[j] = a;
+        }
+        k = (int)mc->xtop;
+    }
     /* paper 001 applies DESA to plays only; desa-exch=1 extends it to the exchange */
-    return c.cand[search(mc, k, sim_exchange, &c, mc->desa_exch ? mc->desa : 0)];
+    return c.cand[mc->arm_move[search(mc, k, sim_exchange, &c, mc->desa_exch ? mc->desa : 0)]];
 }
 
 /* ---------------------------------------------------------------- the choice bandit */
@@ -403,11 +647,16 @@ int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS])
 static void mc_report(Player *self, FILE *out)
 {
     Mc *mc = self->impl;
+    const double g = mc->games ? (double)mc->games : 1.0;
+    fprintf(out, "{\"bandit\": \"%s\", \"games\": %ld, \"cpu_seconds\": %.3f, \"cpu_ms_per_game\": %.2f, "
+                 "\"decisions\": %ld, \"searched\": %ld, \"simulations\": %ld",
+            mc->choice ? "choice" : bandit_name(mc->kind), mc->games, mc->cpu, 1000 * mc->cpu / g, mc->decisions,
+            mc->searched, mc->sims_done);
     if (!mc->choice) {
-        fprintf(out, "{\"bandit\": \"%s\", \"games\": %ld}", bandit_name(mc->kind), mc->games);
+        fprintf(out, "}");
         return;
     }
-    fprintf(out, "{\"bandit\": \"choice\", \"games\": %ld, \"inner\": [", mc->games);
+    fprintf(out, ", \"inner\": [");
     for (int a = 0; a < MC_CHOICE_ARMS; a++) {
         const InnerArm *x = &mc->inner[a];
         fprintf(out, "%s{\"bandit\": \"%s\", \"games\": %ld, \"per_1000_games\": %.1f, \"mean_reward2\": %.4f}",
@@ -448,7 +697,21 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     mc->final_count = !strcmp(final, "count");
     mc->reward_top = !strcmp(reward, "top");
     mc->desa = !strcmp(desa, "sim") ? DESA_SIM : !strcmp(desa, "last") ? DESA_LAST : !strcmp(desa, "both") ? 3 : 0;
+    const char *pl = spec_get_str(s, "playout", "policy");
+    if (!bad && strcmp(pl, "policy") && strcmp(pl, "simple"))
+        bad = snprintf(err, errsz, "mc: playout=%s: valid are policy, simple", pl);
+    mc->playout = !strcmp(pl, "simple") ? PLAYOUT_SIMPLE : PLAYOUT_POLICY;
+    const int pol = mc->playout == PLAYOUT_POLICY; /* the new features' defaults follow the playout */
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
+        spec_get_double(s, "ptemp", 0.01, 100, 1, &mc->ptemp, err, errsz) ||
+        spec_get_double(s, "prune", 0, 1, pol ? 0.02 : 0, &mc->prune, err, errsz) ||
+        spec_get_int(s, "xtop", 0, 128, pol ? 12 : 0, &mc->xtop, err, errsz) ||
+        spec_get_int(s, "crn", 0, 1, pol, &mc->crn, err, errsz) ||
+        spec_get_int(s, "surewin", 0, 1, pol, &mc->surewin, err, errsz) ||
+        spec_get_int(s, "endgame", 0, 100000000, pol ? 20000 : 0, &mc->endgame, err, errsz) ||
+        spec_get_int(s, "pendgame", 0, 100000000, pol ? 200 : 0, &mc->pendgame, err, errsz) ||
+        spec_get_double(s, "stop", 0, 1000, 0, &mc->stop, err, errsz) ||
+        (pol && policy_weights_option(s, &mc->w, err, errsz)) ||
         spec_get_int(s, "ms", 0, 3600000, 0, &mc->ms, err, errsz) ||
         spec_get_double(s, "desa-w", 0, 100, 0.1, &mc->desa_w, err, errsz) ||
         spec_get_int(s, "desa-exch", 0, 1, 0, &mc->desa_exch, err, errsz) ||
@@ -459,13 +722,21 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "b", 0, 100, 1, &mc->bp.v_b, err, errsz) ||
         spec_get_double(s, "klc", 0, 100, 0, &mc->bp.kl_c, err, errsz) ||
         spec_get_double(s, "alpha", 1e-6, 10, 0.1, &mc->bp.ucb2_alpha, err, errsz) ||
-        spec_check_unused(s, "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha",
+        spec_check_unused(s,
+                          "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
+                          "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop",
                           err, errsz)) {
         free(mc);
         return -1;
     }
     for (int a = 0; a < MC_CHOICE_ARMS; a++)
         mc->inner[a].alpha = mc->inner[a].beta = 1;
+    if (!pol && (mc->prune > 0 || mc->xtop > 0)) { /* the policy's gifts and prior need its weights */
+        if (policy_weights_option(s, &mc->w, err, errsz)) {
+            free(mc);
+            return -1;
+        }
+    }
     mc->rng = rng_seed(seed);
     p->impl = mc;
     p->play = mc_play;

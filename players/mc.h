@@ -25,6 +25,12 @@ int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards
  * probability eps. Plays the game in g to its end and returns the number of decisions. */
 long mc_playout(GameState *g, Rng *rng, double eps, long *legal_sum);
 
+/* The stop rule's estimate (mc option stop=C): the expected loss, in reward units, of choosing
+ * the arm with the best mean now rather than the truly best one, summed over the other arms
+ * under normal approximations of their means; INFINITY until every pulled arm has two pulls.
+ * The search stops when it falls below C per 1000 simulations times the next batch. */
+double mc_expected_loss(const Bandit *b);
+
 /* DESA (paper 001 Algorithm 2): m_i = leaf_sum_i / n_i, DESA_i = m_i / sum_j m_j (0 for
  * candidates not simulated). leaf_sum_i adds up, over candidate i's playouts, the number of
  * legal moves of every player to move. */

@@ -2,6 +2,7 @@
 #include "record/replay.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 static int bad(char *err, size_t errsz, const char *path, int line, const KifuGame *kg, const char *fmt, ...)
@@ -126,5 +127,55 @@ int replay_game(const KifuGame *kg, const char *path, ReplayPositionFn on_positi
         if (cls[p] != kg->result[p])
             return bad(err, errsz, path, kg->result_line, kg, "player %d finished with class %d, the record says %d",
                        p, cls[p], kg->result[p]);
+    return 0;
+}
+
+typedef struct Who {
+    GameRecord *rec;
+    int k;
+} Who;
+
+static void note_player(void *ctx, const GameState *g, Move played)
+{
+    (void)played;
+    Who *w = ctx;
+    w->rec->plays[w->k++].player = g->turn;
+}
+
+int kifu_to_record(const KifuGame *kg, const char *path, GameRecord *rec, char *err, size_t errsz)
+{
+    memset(rec, 0, offsetof(GameRecord, plays));
+    Who w = {rec, 0};
+    if (replay_game(kg, path, note_player, &w, err, errsz))
+        return -1;
+    int exchange = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        exchange |= kg->changed[p] != 0;
+    rec->number = kg->number;
+    for (int p = 0; p < NPLAYERS; p++) {
+        rec->seat[kg->seat_of[p]] = (uint8_t)p;
+        rec->cls[p] = (int8_t)(exchange ? kg->cls[p] : -1);
+        rec->dealt[p] = kg->dealt[p];
+        rec->changed[p] = kg->changed[p];
+        rec->original[p] = kg->original[p];
+        rec->result[p] = kg->result[p];
+    }
+    rec->dealer = rec->seat[0];
+    for (int s = 0; s < NPLAYERS; s++) /* the seat that got 11 cards with the next two */
+        if (cards_count(kg->dealt[rec->seat[s]]) == 11 && cards_count(kg->dealt[rec->seat[(s + 3) % NPLAYERS]]) == 10 &&
+            cards_count(kg->dealt[rec->seat[(s + 2) % NPLAYERS]]) == 11)
+            rec->dealer = rec->seat[s];
+    rec->first = game_first_player(kg->original);
+    rec->nplays = kg->nplays;
+    for (int i = 0; i < kg->nplays; i++) {
+        rec->plays[i].move = kg->plays[i];
+        rec->plays[i].usec = kg->usec[i] < 0 ? 0 : kg->usec[i] > 0xFFFFFFFFL ? 0xFFFFFFFFu : (uint32_t)kg->usec[i];
+    }
+    GameState g; /* stalemate: the last play ended the game by 20 passes */
+    state_init(&g, rec->original, rec->seat, rec->first);
+    int ev = 0;
+    for (int i = 0; i < kg->nplays; i++)
+        ev = state_apply(&g, kg->plays[i]);
+    rec->stalemate = (ev & EV_STALEMATE) != 0;
     return 0;
 }

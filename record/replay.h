@@ -17,4 +17,9 @@ typedef void (*ReplayPositionFn)(void *ctx, const GameState *g, Move played);
 int replay_game(const KifuGame *kg, const char *path, ReplayPositionFn on_position, void *ctx, char *err,
                 size_t errsz);
 
+/* A checked kifu game as a GameRecord (the form the store keeps): seats, classes (all -1
+ * when no exchange took place), hands, who played each move, times, result. Returns 0, or -1
+ * with the replay's reason. */
+int kifu_to_record(const KifuGame *kg, const char *path, GameRecord *rec, char *err, size_t errsz);
+
 #endif

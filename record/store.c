@@ -112,7 +112,11 @@ static int open_db(Store **out, const char *path, int flags, char *err, size_t e
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutexattr_t ma; /* recursive: a store_each_set callback may read the same store */
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&s->mu, &ma);
+    pthread_mutexattr_destroy(&ma);
     s->lock_fd = -1;
     if (flags & SQLITE_OPEN_READWRITE) {
         /* One writer at a time. The descriptor stays open until after sqlite3_close: closing

@@ -364,7 +364,7 @@ static void test_information_set_guard(void **state)
 {
     (void)state;
     Rng rng = rng_seed(21);
-    int decisions = 0;
+    int decisions = 0, endgames = 0;
     for (int trial = 0; trial < 200; trial++) {
         Cards h[5];
         uint8_t seat[5] = {0, 1, 2, 3, 4};
@@ -375,6 +375,10 @@ static void test_information_set_guard(void **state)
         Move mv[MOVEGEN_MAX];
         for (int i = 0; i < steps && !g.over; i++)
             state_apply(&g, mv[rng_below(&rng, (uint32_t)state_moves(&g, mv))]);
+        while (trial % 4 == 0 && !g.over && g.nout < 3) { /* on to a two-player endgame */
+            int n = state_moves(&g, mv);
+            state_apply(&g, simple_choose(mv, n, g.rev));
+        }
         if (g.over)
             continue;
         /* world 2: the opponents' unplayed cards dealt again, same counts */
@@ -407,17 +411,25 @@ static void test_information_set_guard(void **state)
         for (int p = 0; p < 5; p++)
             v1.cls[p] = v2.cls[p] = -1;
         assert_memory_equal(&v1, &v2, sizeof v1);
-        Player *a, *b;
-        char err[128];
-        assert_int_equal(player_create("mc:sims=64", 99, &a, err, sizeof err), 0);
-        assert_int_equal(player_create("mc:sims=64", 99, &b, err, sizeof err), 0);
-        Move m1 = a->play(a, &v1), m2 = b->play(b, &v2);
-        assert_true(move_eq(m1, m2));
+        /* every player and option that reads the situation: the same decision in both worlds */
+        static const char *const SPECS[] = {"mc:sims=64:playout=simple", "mc:sims=64", "mc:sims=48:stop=0.5",
+                                            "mc:sims=32:crn=0:prune=0", "policy", "policy:temp=1"};
+        for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
+            Player *a, *b;
+            char err[128];
+            assert_int_equal(player_create(SPECS[k], 99, &a, err, sizeof err), 0);
+            assert_int_equal(player_create(SPECS[k], 99, &b, err, sizeof err), 0);
+            Move m1 = a->play(a, &v1), m2 = b->play(b, &v2);
+            if (!move_eq(m1, m2))
+                fail_msg("%s decided differently in two worlds of one information set", SPECS[k]);
+            player_destroy(a);
+            player_destroy(b);
+        }
         decisions++;
-        player_destroy(a);
-        player_destroy(b);
+        endgames += g.nout == 3;
     }
     assert_true(decisions > 150);
+    assert_true(endgames > 5); /* the two-player solver's positions are among them */
 }
 
 static void test_choice_bandit_bookkeeping(void **state)

@@ -1,0 +1,658 @@
+/* train.c — decisions from records and the conditional-logit fit (see train.h). */
+#include "analysis/train.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "game/workers.h"
+#include "players/players.h"
+
+void train_data_init(TrainData *d) { memset(d, 0, sizeof *d); }
+
+static void set_free(DecisionSet *s)
+{
+    free(s->buf);
+    free(s->off);
+    free(s->held);
+}
+
+void train_data_free(TrainData *d)
+{
+    set_free(&d->play);
+    set_free(&d->exch);
+    memset(d, 0, sizeof *d);
+}
+
+int train_held_out(uint64_t seed, long index, double share)
+{
+    return (double)(rng_derive(seed, 0x68656c64 /* "held" */, (uint64_t)index) >> 11) * (1.0 / 9007199254740992.0) <
+           share;
+}
+
+static int set_reserve(DecisionSet *s, size_t words)
+{
+    if (s->len + words > s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : (size_t)1 << 20;
+        while (cap < s->len + words)
+            cap *= 2;
+        uint16_t *b = realloc(s->buf, cap * sizeof *b);
+        if (!b)
+            return -1;
+        s->buf = b;
+        s->cap = cap;
+    }
+    if (s->n == s->capn) {
+        long c = s->capn ? 2 * s->capn : 4096;
+        size_t *o = realloc(s->off, (size_t)c * sizeof *o);
+        uint8_t *h = o ? realloc(s->held, (size_t)c) : NULL;
+        if (o)
+            s->off = o;
+        if (!h)
+            return -1;
+        s->held = h;
+        s->capn = c;
+    }
+    return 0;
+}
+
+/* Appends a decision: candidates' features via fn(arg, i, idx) -> count. */
+static int add_decision(DecisionSet *s, int n, int chosen, int held, int (*fn)(const void *arg, int i, uint16_t *idx),
+                        const void *arg)
+{
+    if (set_reserve(s, 2 + (size_t)n * (1 + POLICY_MAX_ACTIVE)))
+        return -1;
+    s->off[s->n] = s->len;
+    s->held[s->n] = (uint8_t)held;
+    s->n++;
+    s->buf[s->len++] = (uint16_t)n;
+    s->buf[s->len++] = (uint16_t)chosen;
+    for (int i = 0; i < n; i++) {
+        uint16_t *k = &s->buf[s->len++];
+        *k = (uint16_t)fn(arg, i, &s->buf[s->len]);
+        s->len += *k;
+    }
+    return 0;
+}
+
+typedef struct PlayArg {
+    const PolicyCtx *c;
+    const Move *mv;
+} PlayArg;
+
+static int play_feats(const void *arg, int i, uint16_t *idx)
+{
+    const PlayArg *a = arg;
+    return policy_features(a->c, a->mv[i], idx);
+}
+
+typedef struct ExchArg {
+    Cards hand;
+    const Cards *gift;
+} ExchArg;
+
+static int exch_feats(const void *arg, int i, uint16_t *idx)
+{
+    const ExchArg *a = arg;
+    return policy_exch_features(a->hand, a->gift[i], idx);
+}
+
+int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held)
+{
+    d->games++;
+    d->held_games += held;
+    if (rec->cls[0] >= 0) /* the gifts of the daifugo and the fugo */
+        for (int p = 0; p < NPLAYERS; p++) {
+            int c = rec->cls[p];
+            if ((c != 0 && c != 1) || !((mask >> p) & 1))
+                continue;
+            Cards hand = rec->original[p] | rec->changed[p], gift[128];
+            int n = policy_gifts(hand, 2 - c, gift), chosen = -1;
+            for (int i = 0; i < n; i++)
+                if (gift[i] == rec->changed[p])
+                    chosen = i;
+            if (n < 2 || chosen < 0)
+                continue;
+            ExchArg a = {hand, gift};
+            if (add_decision(&d->exch, n, chosen, held, exch_feats, &a))
+                return -1;
+        }
+    GameState g;
+    state_init(&g, rec->original, rec->seat, rec->first);
+    Move mv[MOVEGEN_MAX];
+    for (int i = 0; i < rec->nplays && !g.over; i++) {
+        const Move played = rec->plays[i].move;
+        const int p = g.turn;
+        if ((mask >> p) & 1) {
+            int n = state_moves(&g, mv), chosen = -1;
+            for (int k = 0; k < n; k++)
+                if (move_eq(mv[k], played))
+                    chosen = k;
+            if (n < 2)
+                d->forced++;
+            else if (chosen < 0)
+                d->unknown++; /* e.g. a joker standing in for a card its player holds */
+            else {
+                PolicyCtx c;
+                policy_ctx_state(&c, &g);
+                PlayArg a = {&c, mv};
+                if (add_decision(&d->play, n, chosen, held, play_feats, &a))
+                    return -1;
+            }
+        }
+        Rng none = rng_seed(0); /* a stalemate ends the game here; its random places are unused */
+        if (state_apply(&g, played) & EV_STALEMATE)
+            state_finish_stalemate(&g, &none);
+    }
+    return 0;
+}
+
+void train_opts_default(TrainOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->epochs = 300;
+    o->lr = 0.05;
+    o->l2 = 1e-4;
+    o->jobs = 1;
+}
+
+/* ---- loss and gradient over a chunk of decisions ---- */
+
+/* Adds the gradient of -sum log P(chosen) over decisions [lo, hi) with held == want to grad;
+ * returns the summed loss; *count gets the decisions used. */
+static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi, int want, double *grad, long *count)
+{
+    double loss = 0, sc[1024];
+    long used = 0;
+    for (long t = lo; t < hi; t++) {
+        if (want >= 0 && s->held[t] != want)
+            continue;
+        const uint16_t *p = s->buf + s->off[t];
+        int n = p[0], chosen = p[1];
+        p += 2;
+        const uint16_t *start = p;
+        double mx = -INFINITY;
+        for (int i = 0; i < n && i < 1024; i++) {
+            int k = *p++;
+            double v = 0;
+            for (int j = 0; j < k; j++)
+                v += w[p[j]];
+            p += k;
+            sc[i] = v;
+            mx = v > mx ? v : mx;
+        }
+        double z = 0;
+        for (int i = 0; i < n; i++)
+            z += sc[i] = exp(sc[i] - mx);
+        loss -= log(sc[chosen] / z);
+        used++;
+        if (!grad)
+            continue;
+        p = start;
+        for (int i = 0; i < n; i++) {
+            int k = *p++;
+            double g = sc[i] / z - (i == chosen);
+            for (int j = 0; j < k; j++)
+                grad[p[j]] += g;
+            p += k;
+        }
+    }
+    *count = used;
+    return loss;
+}
+
+#define CHUNKS 32 /* fixed: the sum order never depends on the number of threads */
+
+typedef struct Fit {
+    const DecisionSet *s;
+    const double *w;
+    int nw, want;
+    double *grad;   /* CHUNKS x nw */
+    double loss[CHUNKS];
+    long count[CHUNKS];
+    int next;
+    pthread_mutex_t mu;
+} Fit;
+
+static void *fit_worker(void *arg)
+{
+    Fit *f = arg;
+    for (;;) {
+        pthread_mutex_lock(&f->mu);
+        int c = f->next++;
+        pthread_mutex_unlock(&f->mu);
+        if (c >= CHUNKS)
+            break;
+        long lo = f->s->n * c / CHUNKS, hi = f->s->n * (c + 1) / CHUNKS;
+        double *g = f->grad ? f->grad + (size_t)c * f->nw : NULL;
+        if (g)
+            memset(g, 0, (size_t)f->nw * sizeof *g);
+        f->loss[c] = chunk_grad(f->s, f->w, lo, hi, f->want, g, &f->count[c]);
+    }
+    return NULL;
+}
+
+/* Mean loss over the decisions with held == want (-1: all), and its gradient (may be NULL). */
+static double loss_grad(const DecisionSet *s, const double *w, int nw, int want, int jobs, double *grad, double *tmp)
+{
+    Fit f;
+    memset(&f, 0, sizeof f);
+    f.s = s;
+    f.w = w;
+    f.nw = nw;
+    f.want = want;
+    f.grad = grad ? tmp : NULL;
+    pthread_mutex_init(&f.mu, NULL);
+    workers_run(jobs, fit_worker, &f, NULL);
+    pthread_mutex_destroy(&f.mu);
+    double loss = 0;
+    long n = 0;
+    for (int c = 0; c < CHUNKS; c++) {
+        loss += f.loss[c];
+        n += f.count[c];
+    }
+    if (grad) {
+        memset(grad, 0, (size_t)nw * sizeof *grad);
+        for (int c = 0; c < CHUNKS; c++)
+            for (int i = 0; i < nw; i++)
+                grad[i] += tmp[(size_t)c * nw + i];
+        for (int i = 0; i < nw; i++)
+            grad[i] /= n > 0 ? (double)n : 1.0;
+    }
+    return n > 0 ? loss / (double)n : 0;
+}
+
+static int fit_model(const DecisionSet *s, double *w, int nw, const TrainOpts *o, int report)
+{
+    if (s->n == 0)
+        return 0;
+    double *g = malloc((size_t)nw * sizeof *g), *m = calloc((size_t)nw, sizeof *m), *v = calloc((size_t)nw, sizeof *v);
+    double *tmp = malloc((size_t)CHUNKS * nw * sizeof *tmp);
+    if (!g || !m || !v || !tmp) {
+        free(g);
+        free(m);
+        free(v);
+        free(tmp);
+        return -1;
+    }
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    double p1 = 1, p2 = 1;
+    for (int e = 1; e <= o->epochs; e++) {
+        double loss = loss_grad(s, w, nw, 0, o->jobs, g, tmp);
+        for (int i = 0; i < nw; i++)
+            g[i] += o->l2 * w[i];
+        p1 *= b1;
+        p2 *= b2;
+        for (int i = 0; i < nw; i++) {
+            m[i] = b1 * m[i] + (1 - b1) * g[i];
+            v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
+            w[i] -= o->lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + eps);
+        }
+        if (report && o->progress && (e % 10 == 0 || e == o->epochs))
+            o->progress(o->progress_ctx, e, o->epochs, loss, loss_grad(s, w, nw, 1, o->jobs, NULL, tmp));
+    }
+    free(g);
+    free(m);
+    free(v);
+    free(tmp);
+    return 0;
+}
+
+int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w)
+{
+    if (fit_model(&d->play, w->play, POLICY_NPLAY, o, 1))
+        return -1;
+    return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
+}
+
+void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held, TrainEval *out)
+{
+    const DecisionSet *s = exch ? &d->exch : &d->play;
+    const double *w = exch ? pw->exch : pw->play;
+    memset(out, 0, sizeof *out);
+    double sc[1024];
+    for (long t = 0; t < s->n; t++) {
+        if (held >= 0 && s->held[t] != held)
+            continue;
+        const uint16_t *p = s->buf + s->off[t];
+        int n = p[0], chosen = p[1], best = 0;
+        p += 2;
+        double mx = -INFINITY;
+        for (int i = 0; i < n && i < 1024; i++) {
+            int k = *p++;
+            double v = 0;
+            for (int j = 0; j < k; j++)
+                v += w[p[j]];
+            p += k;
+            sc[i] = v;
+            if (v > mx) {
+                mx = v;
+                best = i;
+            }
+        }
+        double z = 0;
+        for (int i = 0; i < n; i++)
+            z += exp(sc[i] - mx);
+        out->n++;
+        out->top1 += best == chosen;
+        out->logloss += -(sc[chosen] - mx - log(z));
+        out->chance_top1 += 1.0 / n;
+        out->chance_logloss += log((double)n);
+        out->zero_top1 += chosen == 0;
+    }
+    if (out->n) {
+        out->top1 /= (double)out->n;
+        out->logloss /= (double)out->n;
+        out->chance_top1 /= (double)out->n;
+        out->chance_logloss /= (double)out->n;
+        out->zero_top1 /= (double)out->n;
+    }
+}
+
+/* ---------------------------------------------------------------- REINFORCE */
+
+void rl_opts_default(RlOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->games = 200000;
+    o->batch = 512;
+    o->lr = 0.003;
+    o->temp = 1;
+    o->vs_simple = 0.5;
+    o->seed = 1;
+    o->jobs = 1;
+}
+
+/* One game's learner decisions, features listed: (model, n, chosen, then n x (k, idx...)),
+ * with the learner's seat and its class at the end. */
+typedef struct RlGame {
+    uint16_t *buf;
+    size_t len, cap;
+    int learner_mask;
+    int cls[NPLAYERS];
+    int vs_simple;
+} RlGame;
+
+static int rl_push(RlGame *g, size_t words)
+{
+    if (g->len + words <= g->cap)
+        return 0;
+    size_t cap = g->cap ? 2 * g->cap : 8192;
+    while (cap < g->len + words)
+        cap *= 2;
+    uint16_t *b = realloc(g->buf, cap * sizeof *b);
+    if (!b)
+        return -1;
+    g->buf = b;
+    g->cap = cap;
+    return 0;
+}
+
+/* Records a decision of player p (model 0 plays, 1 gifts). */
+static int rl_record(RlGame *g, int p, int model, int n, int chosen, int (*fn)(const void *arg, int i, uint16_t *idx),
+                     const void *arg)
+{
+    if (rl_push(g, 4 + (size_t)n * (1 + POLICY_MAX_ACTIVE)))
+        return -1;
+    g->buf[g->len++] = (uint16_t)p;
+    g->buf[g->len++] = (uint16_t)model;
+    g->buf[g->len++] = (uint16_t)n;
+    g->buf[g->len++] = (uint16_t)chosen;
+    for (int i = 0; i < n; i++) {
+        uint16_t *k = &g->buf[g->len++];
+        *k = (uint16_t)fn(arg, i, &g->buf[g->len]);
+        g->len += *k;
+    }
+    return 0;
+}
+
+/* Plays game `index`: learners sample from w at temp; `simple` opponents play the rule. */
+static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *out)
+{
+    Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)index));
+    out->len = 0;
+    out->vs_simple = rng_double(&r) < o->vs_simple;
+    const int learner = (int)rng_below(&r, NPLAYERS);
+    out->learner_mask = out->vs_simple ? 1 << learner : 31;
+    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    for (int i = NPLAYERS - 1; i > 0; i--) {
+        int j = (int)rng_below(&r, (uint32_t)(i + 1));
+        uint8_t t = seat[i];
+        seat[i] = seat[j];
+        seat[j] = t;
+    }
+    int8_t cls[NPLAYERS];
+    const int exchange = rng_below(&r, 5) != 0; /* most games of a match have an exchange */
+    int dealer = (int)rng_below(&r, NPLAYERS);
+    if (exchange) {
+        for (int s = 0; s < NPLAYERS; s++)
+            cls[seat[s]] = (int8_t)s; /* classes in a random order of players */
+        for (int i = NPLAYERS - 1; i > 0; i--) {
+            int j = (int)rng_below(&r, (uint32_t)(i + 1));
+            int8_t t = cls[i];
+            cls[i] = cls[j];
+            cls[j] = t;
+        }
+        for (int p = 0; p < NPLAYERS; p++)
+            if (cls[p] == 0)
+                dealer = p;
+    }
+    Cards hand[NPLAYERS], changed[NPLAYERS] = {0};
+    game_deal(seat, dealer, &r, hand);
+    if (exchange) {
+        game_take_from_poor(cls, hand, changed);
+        for (int c = 0; c < 2; c++) {
+            int rich = 0;
+            while (cls[rich] != c)
+                rich++;
+            Cards give;
+            if ((out->learner_mask >> rich) & 1) {
+                Cards gift[128];
+                double sc[128];
+                int n = policy_gifts(hand[rich], 2 - c, gift);
+                for (int i = 0; i < n; i++)
+                    sc[i] = policy_exch_score(w, hand[rich], gift[i]) / o->temp;
+                double mx = sc[0], z = 0;
+                for (int i = 1; i < n; i++)
+                    mx = sc[i] > mx ? sc[i] : mx;
+                for (int i = 0; i < n; i++)
+                    z += sc[i] = exp(sc[i] - mx);
+                double u = rng_double(&r) * z;
+                int k = 0;
+                while (k < n - 1 && (u -= sc[k]) >= 0)
+                    k++;
+                give = gift[k];
+                ExchArg a = {hand[rich], gift};
+                if (n > 1 && rl_record(out, rich, 1, n, k, exch_feats, &a))
+                    return -1;
+            } else {
+                give = cards_weakest(hand[rich], 2 - c);
+            }
+            game_give_from_rich(rich, 2 - c, give, cls, hand, changed);
+        }
+    }
+    GameState g;
+    state_init(&g, hand, seat, game_first_player(hand));
+    Move mv[MOVEGEN_MAX];
+    PolicyCtx c;
+    while (!g.over) {
+        const int p = g.turn;
+        int n = state_moves(&g, mv), k = 0;
+        if (n > 1) {
+            if ((out->learner_mask >> p) & 1) {
+                policy_ctx_state(&c, &g);
+                k = policy_pick(w, &c, mv, n, o->temp, &r);
+                PlayArg a = {&c, mv};
+                if (rl_record(out, p, 0, n, k, play_feats, &a))
+                    return -1;
+            } else {
+                Move m = simple_choose(mv, n, g.rev);
+                for (k = 0; k < n && !move_eq(mv[k], m); k++)
+                    ;
+            }
+        }
+        if (state_apply(&g, mv[k]) & EV_STALEMATE)
+            state_finish_stalemate(&g, &r);
+    }
+    state_classes(&g, out->cls);
+    return 0;
+}
+
+typedef struct RlBatch {
+    const RlOpts *o;
+    const PolicyWeights *w;
+    long first;       /* index of the batch's first game */
+    int n;            /* games in the batch */
+    RlGame *games;
+    int phase;        /* 0 play, 1 gradient */
+    double base_simple;
+    double *grad;     /* CHUNKS x (POLICY_NPLAY + POLICY_NEXCH) */
+    int next, failed;
+    pthread_mutex_t mu;
+} RlBatch;
+
+#define RL_NW (POLICY_NPLAY + POLICY_NEXCH)
+
+/* The gradient of -(advantage) log pi(chosen) over one game's recorded decisions. */
+static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
+{
+    double sc[MOVEGEN_MAX];
+    for (size_t at = 0; at < g->len;) {
+        const uint16_t *p = g->buf + at;
+        int who = p[0], model = p[1], n = p[2], chosen = p[3];
+        p += 4;
+        const double *w = model ? b->w->exch : b->w->play;
+        double *gw = grad + (model ? POLICY_NPLAY : 0);
+        const double adv = (5 - g->cls[who]) - (g->vs_simple ? b->base_simple : 3.0);
+        const uint16_t *start = p;
+        double mx = -INFINITY;
+        for (int i = 0; i < n; i++) {
+            int k = *p++;
+            double v = 0;
+            for (int j = 0; j < k; j++)
+                v += w[p[j]];
+            p += k;
+            sc[i] = v / b->o->temp;
+            mx = sc[i] > mx ? sc[i] : mx;
+        }
+        double z = 0;
+        for (int i = 0; i < n; i++)
+            z += sc[i] = exp(sc[i] - mx);
+        p = start;
+        for (int i = 0; i < n; i++) {
+            int k = *p++;
+            double d = -adv * ((i == chosen) - sc[i] / z) / b->o->temp;
+            for (int j = 0; j < k; j++)
+                gw[p[j]] += d;
+            p += k;
+        }
+        at = (size_t)(p - g->buf);
+    }
+}
+
+static void *rl_worker(void *arg)
+{
+    RlBatch *b = arg;
+    for (;;) {
+        pthread_mutex_lock(&b->mu);
+        int c = b->next++;
+        pthread_mutex_unlock(&b->mu);
+        if (c >= CHUNKS)
+            break;
+        int lo = b->n * c / CHUNKS, hi = b->n * (c + 1) / CHUNKS;
+        if (b->phase == 0) {
+            for (int i = lo; i < hi; i++)
+                if (rl_play(b->o, b->w, b->first + i, &b->games[i])) {
+                    pthread_mutex_lock(&b->mu);
+                    b->failed = 1;
+                    pthread_mutex_unlock(&b->mu);
+                }
+        } else {
+            double *g = b->grad + (size_t)c * RL_NW;
+            memset(g, 0, RL_NW * sizeof *g);
+            for (int i = lo; i < hi; i++)
+                rl_game_grad(b, &b->games[i], g);
+        }
+    }
+    return NULL;
+}
+
+int train_reinforce(const RlOpts *o, PolicyWeights *pw)
+{
+    const int nb = o->batch > 0 ? o->batch : 512;
+    RlGame *games = calloc((size_t)nb, sizeof *games);
+    double *grad = malloc((size_t)CHUNKS * RL_NW * sizeof *grad), *g = malloc(RL_NW * sizeof *g);
+    double *m = calloc(RL_NW, sizeof *m), *v = calloc(RL_NW, sizeof *v);
+    int rc = -1;
+    if (!games || !grad || !g || !m || !v)
+        goto out;
+    double p1 = 1, p2 = 1;
+    for (long first = 0; first < o->games; first += nb) {
+        RlBatch b;
+        memset(&b, 0, sizeof b);
+        b.o = o;
+        b.w = pw;
+        b.first = first;
+        b.n = (int)(o->games - first < nb ? o->games - first : nb);
+        b.games = games;
+        b.grad = grad;
+        pthread_mutex_init(&b.mu, NULL);
+        workers_run(o->jobs, rl_worker, &b, NULL); /* play */
+        if (b.failed) {
+            pthread_mutex_destroy(&b.mu);
+            goto out;
+        }
+        double sum_simple = 0, sum_self = 0;
+        long n_simple = 0, n_self = 0;
+        for (int i = 0; i < b.n; i++)
+            for (int p = 0; p < NPLAYERS; p++)
+                if ((games[i].learner_mask >> p) & 1) {
+                    double r = 5 - games[i].cls[p];
+                    if (games[i].vs_simple) {
+                        sum_simple += r;
+                        n_simple++;
+                    } else {
+                        sum_self += r;
+                        n_self++;
+                    }
+                }
+        b.base_simple = n_simple ? sum_simple / (double)n_simple : 0;
+        b.phase = 1;
+        b.next = 0;
+        workers_run(o->jobs, rl_worker, &b, NULL); /* gradients, summed in chunk order */
+        pthread_mutex_destroy(&b.mu);
+        memset(g, 0, RL_NW * sizeof *g);
+        for (int c = 0; c < CHUNKS; c++)
+            for (int i = 0; i < RL_NW; i++)
+                g[i] += grad[(size_t)c * RL_NW + i];
+        const double scale = 1.0 / (double)(n_simple + n_self > 0 ? n_simple + n_self : 1);
+        p1 *= 0.9;
+        p2 *= 0.999;
+        double *w = pw->play; /* play then exchange weights, as one vector */
+        for (int i = 0; i < RL_NW; i++) {
+            double gi = g[i] * scale;
+            m[i] = 0.9 * m[i] + 0.1 * gi;
+            v[i] = 0.999 * v[i] + 0.001 * gi * gi;
+            double step = o->lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + 1e-8);
+            if (i < POLICY_NPLAY)
+                w[i] -= step;
+            else
+                pw->exch[i - POLICY_NPLAY] -= step;
+        }
+        if (o->progress)
+            o->progress(o->progress_ctx, first + b.n, o->games, n_simple ? sum_simple / (double)n_simple : NAN,
+                        n_self ? sum_self / (double)n_self : NAN);
+    }
+    rc = 0;
+out:
+    for (int i = 0; games && i < nb; i++)
+        free(games[i].buf);
+    free(games);
+    free(grad);
+    free(g);
+    free(m);
+    free(v);
+    return rc;
+}

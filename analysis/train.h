@@ -1,0 +1,92 @@
+/* train.h — fitting the policy (players/policy.h) to recorded decisions: maximum likelihood of
+ * the recorded choices under a conditional logit over the legal moves (or the possible gifts),
+ * with an L2 penalty, by full-batch Adam. Decisions come from GameRecords (analysis/games.h):
+ * every play of a chosen player with at least two legal moves, and every gift of a rich one.
+ * Deterministic: the result depends on the data, the options and the seed (which decides the
+ * held-out games), never on the number of threads (gradients are summed in a fixed order of
+ * fixed chunks). TrainData owns its memory (train_data_free).
+ */
+#ifndef DHM_TRAIN_H
+#define DHM_TRAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "players/policy.h"
+
+/* Decisions of one model, packed: for each, its number of candidates n, the chosen index,
+ * then n lists (count, feature indices). */
+typedef struct DecisionSet {
+    uint16_t *buf;
+    size_t len, cap;
+    size_t *off;       /* start of each decision in buf */
+    uint8_t *held;     /* 1 = held out */
+    long n, capn;
+} DecisionSet;
+
+typedef struct TrainData {
+    DecisionSet play, exch;
+    long games, held_games;
+    long forced;        /* plays with one legal move (not decisions) */
+    long unknown;       /* recorded moves the generator does not produce (skipped) */
+} TrainData;
+
+void train_data_init(TrainData *d);
+void train_data_free(TrainData *d);
+/* Adds the decisions of the players p with (mask >> p) & 1 in one game; held: whether the game
+ * is held out. Returns 0 or -1 (out of memory). */
+int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held);
+/* Whether game `index` is held out, for a held-out share and seed. */
+int train_held_out(uint64_t seed, long index, double share);
+
+typedef struct TrainOpts {
+    int epochs;      /* 300 */
+    double lr;       /* Adam step, 0.05 */
+    double l2;       /* penalty per weight, 1e-4 (times the mean log-likelihood's scale) */
+    int jobs;
+    /* called every few epochs from the calling thread (may be NULL) */
+    void (*progress)(void *ctx, int epoch, int epochs, double train_loss, double held_loss);
+    void *progress_ctx;
+} TrainOpts;
+
+void train_opts_default(TrainOpts *o);
+
+/* Fits the play model (and the exchange model) starting from w; w receives the result. */
+int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w);
+
+typedef struct TrainEval {
+    long n;            /* decisions */
+    double top1;       /* share where the model's first choice is the recorded one */
+    double logloss;    /* mean -ln P(recorded) */
+    double chance_top1, chance_logloss; /* a uniform choice: mean 1/n and mean ln n */
+    double zero_top1;  /* the zero-weight model (ties to the first candidate) */
+} TrainEval;
+
+/* Evaluates weights on the held-out (held = 1) or training (held = 0) decisions of one model
+ * (exch = 0 plays, 1 gifts); held = -1: all of them. */
+void train_eval(const TrainData *d, const PolicyWeights *w, int exch, int held, TrainEval *out);
+
+#endif
+
+/* ---- policy gradient: REINFORCE on the game's result ---- */
+
+typedef struct RlOpts {
+    long games;     /* games to play (200000) */
+    int batch;      /* games per update (512) */
+    double lr;      /* Adam step (0.003) */
+    double temp;    /* the learner's sampling temperature (1) */
+    double vs_simple; /* share of games with one learner among four `simple` players (0.5); the rest
+                       * are self-play, every seat a learner */
+    uint64_t seed;
+    int jobs;
+    /* after every update, from the calling thread (may be NULL) */
+    void (*progress)(void *ctx, long games, long total, double mean_vs_simple, double mean_self);
+    void *progress_ctx;
+} RlOpts;
+
+void rl_opts_default(RlOpts *o);
+/* Improves w by REINFORCE: each learner decision's log-probability is pushed up or down by
+ * (its points in that game - the batch's mean), for plays and gifts. Deterministic for the
+ * seed, whatever jobs is. */
+int train_reinforce(const RlOpts *o, PolicyWeights *w);

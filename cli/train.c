@@ -1,0 +1,302 @@
+/* train.c — `dhm train policy`: fits the policy's weights to recorded decisions (a store made
+ * with --records, or kifu files) and writes a weights file; prints top-1 agreement and
+ * log-loss on held-out decisions next to chance and the zero-weight model. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/games.h"
+#include "analysis/train.h"
+#include "cli/cli.h"
+#include "players/players.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dhm train policy (--db FILE.sqlite | --kifu FILE... | --rl-games N) -o WEIGHTS [options]\n"
+            "Fits the policy (players/policy.h: a linear softmax over features of a move in its\n"
+            "situation, and of a gift in the exchange) to the recorded choices by maximum likelihood\n"
+            "(conditional logit over the legal moves) with an L2 penalty; games are split into a\n"
+            "training and a held-out part by --seed. Writes the weights (text, versioned by the\n"
+            "feature layout) for policy:weights=FILE and mc:...:weights=FILE.\n\n"
+            "  --db FILE          a tournament store made with --records (its clean sets; repeatable)\n"
+            "  --kifu FILE        kifu records (repeatable; also: the remaining arguments)\n"
+            "  --players LIST     learn from these players' decisions only (names as in the records;\n"
+            "                     default: everyone)\n"
+            "  -o, --out FILE     the weights file to write (required)\n"
+            "  --init FILE        start from these weights (default: zero)\n"
+            "  --epochs N         full-batch Adam steps (300)\n"
+            "  --lr X             Adam step size (0.05)\n"
+            "  --l2 X             L2 penalty per weight (1e-4)\n"
+            "  --holdout F        share of games held out for evaluation (0.1)\n"
+            "  --seed S           which games are held out (1)\n"
+            "  --test-kifu FILE   also report agreement on these records (never trained on)\n"
+            "  --rl-games N       then improve the weights by policy gradient (REINFORCE) over N games:\n"
+            "                     each decision's log-probability is moved by its points minus the\n"
+            "                     batch's mean; half the games one learner among four simple players,\n"
+            "                     half self-play (0 = none; the records are then optional)\n"
+            "  --rl-batch B --rl-lr X --rl-temp T --rl-vs-simple F\n"
+            "                     games per update (512), Adam step (0.003), the learner's sampling\n"
+            "                     temperature (1), the share of games against simple (0.5)\n"
+            "  --jobs J           threads (2)\n"
+            "  --json             the evaluation as JSON\n"
+            "  --quiet            no progress line\n");
+}
+
+typedef struct Collect {
+    TrainData *d;
+    char names[16][64];
+    int nnames;
+    uint64_t seed;
+    double holdout;
+    int test; /* everything is held out (a test set) */
+} Collect;
+
+static int collect(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
+{
+    Collect *c = ctx;
+    unsigned mask = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        int want = c->nnames == 0;
+        for (int i = 0; i < c->nnames && !want; i++)
+            want = !strcmp(c->names[i], names[p]);
+        mask |= (unsigned)want << p;
+    }
+    int held = c->test || train_held_out(c->seed, index, c->holdout);
+    return train_add_game(c->d, rec, mask, held) ? -1 : 0;
+}
+
+static void on_epoch(void *ctx, int epoch, int epochs, double train, double held)
+{
+    Progress *p = ctx;
+    char extra[96];
+    snprintf(extra, sizeof extra, " epochs, log-loss train %.4f held-out %.4f", train, held);
+    progress_update(p, epoch, extra);
+    (void)epochs;
+}
+
+static void on_rl(void *ctx, long games, long total, double vs_simple, double self)
+{
+    Progress *p = ctx;
+    char extra[96];
+    (void)total;
+    (void)self;
+    snprintf(extra, sizeof extra, " games, the learner's points per game against simple: %.3f", vs_simple);
+    progress_update(p, games, extra);
+}
+
+static void print_eval(FILE *o, const char *what, const TrainEval *z, const TrainEval *t, int json, int *first)
+{
+    if (json) {
+        fprintf(o, "%s\n  \"%s\": {\"decisions\": %ld, \"top1\": %.4f, \"logloss\": %.4f, \"chance_top1\": %.4f, "
+                   "\"chance_logloss\": %.4f, \"zero_weights_top1\": %.4f, \"zero_weights_logloss\": %.4f}",
+                *first ? "" : ",", what, t->n, t->top1, t->logloss, t->chance_top1, t->chance_logloss, z->top1,
+                z->logloss);
+        *first = 0;
+        return;
+    }
+    fprintf(o, "\n%s: %ld decisions\n  %-14s %9s %9s\n", what, t->n, "", "top-1", "log-loss");
+    fprintf(o, "  %-14s %9.4f %9.4f\n", "chance", t->chance_top1, t->chance_logloss);
+    fprintf(o, "  %-14s %9.4f %9.4f\n", "zero weights", z->top1, z->logloss);
+    fprintf(o, "  %-14s %9.4f %9.4f\n", "trained", t->top1, t->logloss);
+}
+
+static int train_policy(int argc, char **argv)
+{
+    enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
+           O_QUIET, O_HELP, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS };
+    static const struct option opts[] = {
+        {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
+        {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
+        {"init", required_argument, 0, O_INIT},     {"epochs", required_argument, 0, O_EPOCHS},
+        {"lr", required_argument, 0, O_LR},         {"l2", required_argument, 0, O_L2},
+        {"holdout", required_argument, 0, O_HOLD},  {"seed", required_argument, 0, O_SEED},
+        {"test-kifu", required_argument, 0, O_TEST}, {"jobs", required_argument, 0, O_JOBS},
+        {"json", no_argument, 0, O_JSON},           {"quiet", no_argument, 0, O_QUIET},
+        {"rl-games", required_argument, 0, O_RLG},  {"rl-batch", required_argument, 0, O_RLB},
+        {"rl-lr", required_argument, 0, O_RLLR},    {"rl-temp", required_argument, 0, O_RLT},
+        {"rl-vs-simple", required_argument, 0, O_RLS},
+        {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
+    const char *cmd = "train policy";
+    const char *out = NULL, *init = NULL, *players = NULL;
+    const char *kifu[256], *test[64], *dbs[64];
+    int nkifu = 0, ntest = 0, ndb = 0, json = 0, quiet = 0, c;
+    TrainOpts o;
+    train_opts_default(&o);
+    o.jobs = 2;
+    double holdout = 0.1;
+    uint64_t seed = 1;
+    RlOpts rl;
+    rl_opts_default(&rl);
+    rl.games = 0;
+    long v;
+    optind = 1;
+    while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
+        switch (c) {
+        case O_DB:
+            if (ndb >= 64)
+                return cli_fail(cmd, "at most 64 --db stores");
+            dbs[ndb++] = optarg;
+            break;
+        case O_KIFU:
+            if (nkifu >= 256)
+                return cli_fail(cmd, "at most 256 --kifu files");
+            kifu[nkifu++] = optarg;
+            break;
+        case O_PLAYERS: players = optarg; break;
+        case 'o': out = optarg; break;
+        case O_INIT: init = optarg; break;
+        case O_EPOCHS: if (cli_long(cmd, "--epochs", optarg, 0, 1000000, &v)) return 2; o.epochs = (int)v; break;
+        case O_LR: if (cli_double(cmd, "--lr", optarg, 1e-9, 10, &o.lr)) return 2; break;
+        case O_L2: if (cli_double(cmd, "--l2", optarg, 0, 100, &o.l2)) return 2; break;
+        case O_HOLD: if (cli_double(cmd, "--holdout", optarg, 0, 0.9, &holdout)) return 2; break;
+        case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
+        case O_TEST:
+            if (ntest >= 64)
+                return cli_fail(cmd, "at most 64 --test-kifu files");
+            test[ntest++] = optarg;
+            break;
+        case O_JOBS: if (cli_long(cmd, "--jobs", optarg, 1, 256, &v)) return 2; o.jobs = (int)v; break;
+        case O_RLG: if (cli_long(cmd, "--rl-games", optarg, 0, 1000000000, &rl.games)) return 2; break;
+        case O_RLB: if (cli_long(cmd, "--rl-batch", optarg, 1, 1000000, &v)) return 2; rl.batch = (int)v; break;
+        case O_RLLR: if (cli_double(cmd, "--rl-lr", optarg, 1e-9, 10, &rl.lr)) return 2; break;
+        case O_RLT: if (cli_double(cmd, "--rl-temp", optarg, 0.01, 100, &rl.temp)) return 2; break;
+        case O_RLS: if (cli_double(cmd, "--rl-vs-simple", optarg, 0, 1, &rl.vs_simple)) return 2; break;
+        case O_JSON: json = 1; break;
+        case O_QUIET: quiet = 1; break;
+        case O_HELP: usage(stdout); return 0;
+        default: return 2;
+        }
+    }
+    for (; optind < argc && nkifu < 256; optind++)
+        kifu[nkifu++] = argv[optind];
+    if (!ndb && !nkifu && rl.games == 0)
+        return cli_fail(cmd, "give --db FILE.sqlite, --kifu FILE or --rl-games N (try --help)");
+    if (!out)
+        return cli_fail(cmd, "-o WEIGHTS is required");
+    static PolicyWeights w;
+    char err[512];
+    memset(&w, 0, sizeof w);
+    if (init && policy_load(init, &w, err, sizeof err))
+        return cli_fail(cmd, "--init: %s", err);
+    Collect col = {NULL, {{0}}, 0, seed, holdout, 0};
+    if (players) {
+        char specs[16][128];
+        int n = player_split_list(players, specs, 16);
+        if (n < 1)
+            return cli_fail(cmd, "--players: a comma-separated list of up to 16 names");
+        for (int i = 0; i < n; i++)
+            snprintf(col.names[i], sizeof col.names[i], "%.63s", specs[i]);
+        col.nnames = n;
+    }
+    TrainData d;
+    train_data_init(&d);
+    col.d = &d;
+    GameSource src = {kifu, nkifu, dbs, ndb, 0};
+    double t0 = cli_now();
+    if (games_each(&src, collect, &col, err, sizeof err)) {
+        train_data_free(&d);
+        return cli_error(cmd, "%s", *err ? err : "out of memory");
+    }
+    if (d.play.n == 0 && (ndb || nkifu)) {
+        train_data_free(&d);
+        return cli_error(cmd, "no decisions to learn from (%ld games; --players names no one?)", d.games);
+    }
+    if (!quiet)
+        fprintf(stderr, "dhm train policy: %ld games (%ld held out), %ld play decisions, %ld gifts; read in %.1f s\n",
+                d.games, d.held_games, d.play.n, d.exch.n, cli_now() - t0);
+    Progress pr;
+    progress_init(&pr, "train:", o.epochs, !quiet);
+    o.progress = on_epoch;
+    o.progress_ctx = &pr;
+    static PolicyWeights zero;
+    memset(&zero, 0, sizeof zero);
+    if (train_fit(&d, &o, &w)) {
+        train_data_free(&d);
+        return cli_error(cmd, "out of memory");
+    }
+    progress_done(&pr);
+    if (rl.games > 0) {
+        Progress rp;
+        progress_init(&rp, "reinforce:", rl.games, !quiet);
+        rl.seed = seed;
+        rl.jobs = o.jobs;
+        rl.progress = on_rl;
+        rl.progress_ctx = &rp;
+        if (train_reinforce(&rl, &w)) {
+            train_data_free(&d);
+            return cli_error(cmd, "out of memory");
+        }
+        progress_done(&rp);
+    }
+    char comment[1200];
+    size_t k = (size_t)snprintf(comment, sizeof comment, "made by: dhm");
+    for (int i = 0; i < argc + 1 && k + 2 < sizeof comment; i++)
+        k += (size_t)snprintf(comment + k, sizeof comment - k, " %s", i == 0 ? "train" : argv[i - 1]);
+    FILE *f = fopen(out, "w");
+    if (!f) {
+        train_data_free(&d);
+        return cli_error(cmd, "cannot write %s: %m", out);
+    }
+    int bad = policy_save(f, &w, comment);
+    if (fclose(f) || bad) {
+        train_data_free(&d);
+        return cli_error(cmd, "error writing %s", out);
+    }
+    TrainEval z, t;
+    int first = 1;
+    if (json)
+        printf("{\"games\": %ld, \"held_out_games\": %ld, \"forced\": %ld, \"unknown\": %ld, \"weights\": ", d.games,
+               d.held_games, d.forced, d.unknown);
+    if (json)
+        json_str(stdout, out);
+    else
+        printf("%ld games (%ld held out); %ld plays with one legal move skipped; %ld recorded moves not generated by "
+               "dhm skipped\n",
+               d.games, d.held_games, d.forced, d.unknown);
+    for (int x = 0; x < 2; x++) {
+        train_eval(&d, &zero, x, 1, &z);
+        train_eval(&d, &w, x, 1, &t);
+        if (t.n)
+            print_eval(stdout, x ? "held-out gifts" : "held-out plays", &z, &t, json, &first);
+    }
+    train_data_free(&d);
+    if (ntest) { /* an external test set, never trained on */
+        TrainData td;
+        train_data_init(&td);
+        Collect tc = {&td, {{0}}, 0, seed, 1, 1};
+        GameSource ts = {test, ntest, NULL, 0, 0};
+        if (games_each(&ts, collect, &tc, err, sizeof err)) {
+            train_data_free(&td);
+            return cli_error(cmd, "--test-kifu: %s", err);
+        }
+        for (int x = 0; x < 2; x++) {
+            train_eval(&td, &zero, x, 1, &z);
+            train_eval(&td, &w, x, 1, &t);
+            if (t.n)
+                print_eval(stdout, x ? "test gifts" : "test plays", &z, &t, json, &first);
+        }
+        if (!json && td.unknown)
+            printf("  (%ld recorded test moves are not generated by dhm and were skipped)\n", td.unknown);
+        train_data_free(&td);
+    }
+    if (json)
+        printf("\n}\n");
+    else
+        printf("\nwrote %s\n", out);
+    return 0;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    const char *cmd = "train";
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *f = argc < 2 ? stderr : stdout;
+        fprintf(f, "usage: dhm train policy [options]   (dhm train policy --help)\n"
+                   "  policy   fit the policy's weights to recorded decisions\n");
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "policy"))
+        return train_policy(argc - 1, argv + 1);
+    return cli_fail(cmd, "unknown model '%s' (policy)", argv[1]);
+}

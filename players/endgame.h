@@ -1,0 +1,54 @@
+/* endgame.h — certain wins and exact endgames, for the Monte Carlo player's root and playouts.
+ *
+ * endgame_sure_win: a fast sufficient test that the player to move goes out before every
+ * other player still holding cards, whatever the others hold among the cards it cannot see
+ * (all of them may sit in one hand). It looks for a chain of melds that nobody can beat (or
+ * that cut the table: 8s, the spade 3 on a lone joker), played one after another from the
+ * lead, the last one emptying the hand; when following, the first meld must also beat the
+ * table. "No" means only that no such chain was found.
+ *
+ * endgame_solve2: exact minimax when exactly two players still hold cards and both hands are
+ * known (in a sampled world, or at the real table, where the last opponent holds every card
+ * the player cannot see): who of the two goes out first. Alpha-beta on a binary outcome with
+ * a transposition table, sure wins as leaves, and a node limit.
+ * Both read only the GameState they are given; the caller owns the scratch table.
+ */
+#ifndef DHM_ENDGAME_H
+#define DHM_ENDGAME_H
+
+#include <stdint.h>
+
+#include "core/state.h"
+
+/* Whether the mover (hand, facing table in order rev under lock) is certain to go out next
+ * when the others hold some of `others`. *first (may be NULL) gets the move to start with. */
+int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, Move *first);
+/* The same for g->turn in a game state, the others' cards being every hand but its own. */
+int endgame_sure_win_state(const GameState *g, Move *first);
+
+#define ENDGAME_TT_BITS 12
+
+/* Exact results of positions already solved (a position's result never changes, so entries
+ * stay valid from call to call; zero it before the first use). */
+typedef struct EndgameTT {
+    uint32_t gen;
+    struct {
+        uint64_t key, key2;
+        uint32_t gen;
+        int8_t value; /* 1 win, 0 loss for the player to move */
+    } e[1 << ENDGAME_TT_BITS];
+} EndgameTT;
+
+/* Exact result for g->turn when exactly two players still hold cards: 1 it goes out first,
+ * 0 the other does, -1 undecided within max_nodes. *best (may be NULL) gets a winning move
+ * when the result is 1. *nodes (may be NULL) gets the positions searched. tt may be NULL
+ * (no table). */
+int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best, long *nodes);
+
+/* Forgets every entry (cheaply: by generation). */
+void endgame_tt_clear(EndgameTT *tt);
+
+/* Plain minimax without shortcuts or table, for tests (exponential: small positions only). */
+int endgame_brute2(const GameState *g);
+
+#endif

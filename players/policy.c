@@ -1,0 +1,715 @@
+/* policy.c — the learned policy: features, scores, sampling, weight files, playouts (see
+ * policy.h). policy_features() is the definition; policy_scores() computes the same sums
+ * faster (the hand left by a move differs from the hand in one to five ranks, so its "after"
+ * part is the hand's own sum corrected for those ranks); a test holds them equal. */
+#include "players/policy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the layout */
+
+#define GROUP_TEXT(name, size) #name ":" #size " "
+
+const char *policy_layout(void)
+{
+    static const char text[] = "dhm-policy-features 1; play: " POLICY_PLAY_GROUPS(GROUP_TEXT) "; exchange: "
+        POLICY_EXCH_GROUPS(GROUP_TEXT);
+    return text;
+}
+
+uint64_t policy_layout_hash(void)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a of the layout text */
+    for (const char *s = policy_layout(); *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+const char *policy_play_group(int i, int *offset)
+{
+#define GROUP_FIND(name, size)                                                                                     \
+    if (i >= PF_##name && i <= PF_##name##_END) {                                                                  \
+        *offset = i - PF_##name;                                                                                   \
+        return #name;                                                                                              \
+    }
+    POLICY_PLAY_GROUPS(GROUP_FIND)
+#undef GROUP_FIND
+    *offset = 0;
+    return "?";
+}
+
+/* ---------------------------------------------------------------- small classifications */
+
+static inline int strength(int col, int rev) { return rev ? 14 - col : col; }
+
+/* 0 pass, 1 single, 2..5 group of 2..5, 6..9 sequence of 3, 4, 5, 6+, 10 lone joker */
+static inline int kind_of(Move m)
+{
+    switch (m.type) {
+    case MOVE_SINGLE: return 1;
+    case MOVE_GROUP: return m.n;
+    case MOVE_SEQ: return m.n >= 6 ? 9 : m.n + 3;
+    case MOVE_JOKER: return 10;
+    default: return 0;
+    }
+}
+
+/* single 0, group 1, sequence 2, lone joker 3 */
+static inline int kind_class(Move m) { return m.type == MOVE_JOKER ? 3 : m.type - 1; }
+
+/* The strength of a move's weakest card in the current order (0..15); pass 0, joker 15. */
+static inline int move_strength(Move m, int rev)
+{
+    switch (m.type) {
+    case MOVE_SINGLE:
+    case MOVE_GROUP: return strength(m.low, rev);
+    case MOVE_SEQ: return rev ? 14 - (m.low + m.n - 1) : m.low;
+    case MOVE_JOKER: return 15;
+    default: return 0;
+    }
+}
+
+/* One bit (the column's lowest) per non-empty nibble of a column-count word. */
+static inline Cards nonzero_cols(Cards counts) { return (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; }
+static inline int col_count(const PolicyCtx *c, int col) { return (int)((c->counts >> (4 * col)) & 15); }
+
+static inline int phase_of(int n) { return n <= 1 ? 0 : n == 2 ? 1 : n == 3 ? 2 : n <= 5 ? 3 : n <= 8 ? 4 : 5; }
+static inline int count_class(int n) { return n <= 1 ? 0 : n == 2 ? 1 : n <= 4 ? 2 : 3; }
+static inline int strength_class(int s)
+{
+    static const uint8_t CLASS[16] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3};
+    return CLASS[s & 15];
+}
+static inline int left_class(int n) { return n <= 2 ? n : n <= 4 ? 3 : 4; }
+
+/* Cards of x in a run of >= 3 consecutive columns of one suit (columns 1..13). */
+static inline Cards runs3(Cards x)
+{
+    x &= CARDS_NATURAL;
+    Cards t = x & (x >> 4) & (x >> 8);
+    return (t | t << 4 | t << 8) & CARDS_NATURAL;
+}
+
+/* Whether the cards x hold a run of n consecutive columns of one suit. */
+static inline int has_run(Cards x, int n)
+{
+    Cards t = x & CARDS_NATURAL;
+    for (int k = 1; k < n && t; k++)
+        t &= x >> (4 * k);
+    return t != 0;
+}
+
+/* ---------------------------------------------------------------- the situation */
+
+/* me, owner, passed, out: the public facts of who may still answer the meld on the table. */
+static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev, int lock, int oppmin_cards, int me,
+                     int owner, int passed, int out, int owner_cards)
+{
+    c->hand = hand;
+    c->unseen = CARDS_ALL & ~hand & ~played;
+    c->table = table;
+    c->rev = rev;
+    c->lock = lock;
+    c->lead = table.type == MOVE_PASS;
+    c->ncards = cards_count(hand);
+    c->phase = phase_of(c->ncards);
+    c->oppmin = count_class(oppmin_cards);
+    c->counts = movegen_col_counts(hand & CARDS_NATURAL);
+    c->ncols = cards_count(nonzero_cols(c->counts)) + (int)((hand >> JOKER_BIT) & 1);
+    Cards nat = hand & CARDS_NATURAL;
+    c->top = !nat ? 0 : strength((rev ? cards_lowest_bit(nat) : cards_highest_bit(nat)) >> 2, rev);
+    c->seqable = runs3(hand);
+    Cards uc = movegen_col_counts(c->unseen & CARDS_NATURAL);
+    c->beat[0] = 0;
+    for (int k = 1; k <= 4; k++)
+        c->beat[k] = movegen_cols_at_least(uc, k);
+    /* control: my naturals above the strongest unseen natural (in the current order) */
+    Cards un = c->unseen & CARDS_NATURAL;
+    if (!un)
+        c->control = nat;
+    else if (!rev)
+        c->control = nat & ~((2ULL << cards_highest_bit(un)) - 1);
+    else
+        c->control = nat & ((1ULL << cards_lowest_bit(un)) - 1);
+    const int waiting = ~(passed | out | (1 << me) | (1 << owner)) & 31;
+    c->others_passed = !c->lead && waiting == 0;
+    c->owner_class = count_class(owner_cards);
+}
+
+void policy_ctx_state(PolicyCtx *c, const GameState *g)
+{
+    const int p = g->turn;
+    int oppmin = 99;
+    for (int q = 0; q < NPLAYERS; q++)
+        if (q != p && !((g->out >> q) & 1)) {
+            int k = cards_count(g->hand[q]);
+            oppmin = k < oppmin ? k : oppmin;
+        }
+    ctx_fill(c, g->hand[p], g->played, g->table, g->rev, g->lock, oppmin, p, g->owner, g->passed, g->out,
+             cards_count(g->hand[g->owner]));
+}
+
+void policy_ctx_info(PolicyCtx *c, const InfoSet *v)
+{
+    int oppmin = 99;
+    for (int q = 0; q < NPLAYERS; q++)
+        if (q != v->me && !((v->out >> q) & 1) && v->ncards[q] < oppmin)
+            oppmin = v->ncards[q];
+    ctx_fill(c, v->hand, v->played, v->table, v->rev, v->lock, oppmin, v->me, v->owner, v->passed, v->out,
+             v->ncards[v->owner]);
+}
+
+/* Whether no cards the mover cannot see could beat m (an 8-cut clears the table itself). */
+static inline int unbeatable(const PolicyCtx *c, Move m)
+{
+    if (move_is_eight(m))
+        return 1;
+    const int jk = (int)((c->unseen >> JOKER_BIT) & 1);
+    switch (m.type) {
+    case MOVE_SINGLE: return !(c->unseen & movegen_range(m.low, c->rev)) && !jk;
+    case MOVE_GROUP: {
+        Cards range = movegen_range(m.low, c->rev);
+        if (m.n <= 4 && (c->beat[m.n] & range))
+            return 0;
+        return !(jk && m.n - 1 >= 1 && m.n - 1 <= 4 && (c->beat[m.n - 1] & range));
+    }
+    case MOVE_SEQ: {
+        int edge = c->rev ? m.low : m.low + m.n - 1;
+        Cards u = c->unseen & movegen_range(edge, c->rev);
+        return !has_run(u, jk ? m.n - 1 : m.n);
+    }
+    case MOVE_JOKER: return !(c->unseen & CARDS_S3);
+    default: return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- features */
+
+/* What a move does to the hand. */
+typedef struct MoveInfo {
+    Cards after;
+    int rev_after; /* the order the hand left is valued in */
+} MoveInfo;
+
+/* Where features go: listed (idx) or summed (w). The feature definitions below are written
+ * once and instantiated twice, so the list and the sum cannot disagree. */
+typedef struct Sink {
+    const double *w;
+    double sum;
+    uint16_t *idx;
+    int k;
+} Sink;
+
+#define EMIT(i)                                                                                                    \
+    do {                                                                                                           \
+        if (add)                                                                                                   \
+            sk->sum += sk->w[i];                                                                                   \
+        else                                                                                                       \
+            sk->idx[sk->k++] = (uint16_t)(i);                                                                      \
+    } while (0)
+
+/* Every feature of m except the AFTER group; fills mi. */
+static inline __attribute__((always_inline)) void base_features(const PolicyCtx *c, Move m, Sink *sk, MoveInfo *mi,
+                                                                 const int add)
+{
+    const int lead = c->lead;
+    const Cards cards = move_cards(m);
+    mi->after = c->hand & ~cards;
+    mi->rev_after = c->rev;
+    const int s = move_strength(m, c->rev);
+    EMIT(PF_SHAPE + (lead * 11 + kind_of(m)) * 16 + s);
+    EMIT(PF_SHAPEP + (c->phase * 11 + kind_of(m)) * 16 + s);
+    const Cards ctrl_left = c->control & mi->after;
+    const int ctrl = cards_count(ctrl_left) + (int)((mi->after >> JOKER_BIT) & 1);
+    EMIT(PF_CONTROL + lead * 4 + (ctrl > 3 ? 3 : ctrl));
+    {
+        const int runs = cards_count(runs3(mi->after));
+        EMIT(PF_RUNS + lead * 4 + (runs == 0 ? 0 : runs == 3 ? 1 : runs <= 5 ? 2 : 3));
+    }
+    if (m.type == MOVE_PASS) {
+        EMIT(PF_COLS + lead * 11 + (c->ncols > 10 ? 10 : c->ncols));
+        EMIT(PF_PLAN + (lead * 7 + (c->ncols > 6 ? 6 : c->ncols)) * 4 + (ctrl > 3 ? 3 : ctrl));
+        EMIT(PF_PASS + c->phase * 4 + kind_class(c->table));
+        EMIT(PF_THREAT + (lead * 4 + c->oppmin) * 5 + 4);
+        if (!lead)
+            EMIT(PF_PASSX + c->others_passed * 4 + c->owner_class);
+        return;
+    }
+    /* ranks emptied (the columns where the hand has cards and the hand left has none) */
+    int emptied = (int)((cards >> JOKER_BIT) & 1);
+    if (m.type == MOVE_SINGLE || m.type == MOVE_GROUP) {
+        int left = col_count(c, m.low) - cards_count(cards & CARDS_COL(m.low));
+        if (left > 0)
+            EMIT(PF_BREAK + lead * 3 + (left > 3 ? 3 : left) - 1);
+        else
+            emptied++;
+        if (cards & c->seqable)
+            EMIT(PF_SEQBRK + lead);
+    } else if (m.type == MOVE_SEQ) {
+        emptied += cards_count(nonzero_cols(c->counts) & ~nonzero_cols(movegen_col_counts(mi->after & CARDS_NATURAL)));
+    }
+    const int cols = c->ncols - emptied;
+    EMIT(PF_COLS + lead * 11 + (cols > 10 ? 10 : cols));
+    EMIT(PF_PLAN + (lead * 7 + (cols > 6 ? 6 : cols)) * 4 + (ctrl > 3 ? 3 : ctrl));
+    if (move_uses_joker(m) && m.type != MOVE_JOKER)
+        EMIT(PF_JOKERUSE + lead);
+    if (m.type == MOVE_JOKER || (c->top && s + (m.type == MOVE_SEQ ? m.n - 1 : 0) >= c->top))
+        EMIT(PF_STRONGEST + c->phase);
+    const int nleft = c->ncards - cards_count(cards);
+    if (move_is_eight(m))
+        EMIT(PF_EIGHT + left_class(nleft));
+    if (__builtin_expect(move_is_revolution(m), 0)) {
+        mi->rev_after = !c->rev;
+        int weak = 0, strong = 0;
+        for (Cards x = mi->after & CARDS_NATURAL; x; x &= x - 1) {
+            int st = strength(cards_lowest_bit(x) >> 2, c->rev);
+            weak += st <= 6;
+            strong += st >= 8;
+        }
+        EMIT(PF_REV + (strong > weak ? 0 : strong == weak ? 1 : 2));
+    }
+    if (!lead && !c->lock && m.type != MOVE_JOKER && m.suits == c->table.suits)
+        EMIT(PF_LOCK);
+    if (unbeatable(c, m))
+        EMIT(PF_UNBEAT + lead * 4 + kind_class(m));
+    if (m.type == MOVE_SINGLE || m.type == MOVE_GROUP) {
+        const Cards range = movegen_range(m.low, c->rev);
+        int answers = m.type == MOVE_SINGLE ? cards_count(c->unseen & range & CARDS_NATURAL)
+                                            : cards_count(c->beat[m.n <= 4 ? m.n : 4] & range);
+        answers += (int)((c->unseen >> JOKER_BIT) & 1);
+        EMIT(PF_BEATERS + (m.type == MOVE_GROUP) * 5 + (answers <= 2 ? answers : answers <= 5 ? 3 : 4));
+    }
+    if (!lead) {
+        int gap = m.type == MOVE_JOKER ? 4 : s - move_strength(c->table, c->rev);
+        gap = gap < 1 ? 1 : gap > 4 ? 4 : gap;
+        EMIT(PF_GAP + kind_class(m) * 4 + gap - 1);
+    }
+    EMIT(PF_THREAT + (lead * 4 + c->oppmin) * 5 + (m.type == MOVE_JOKER ? 3 : strength_class(s)));
+    if (nleft == 0)
+        EMIT(PF_FINISH);
+}
+
+/* The AFTER group of a hand valued in order rev (base: PF_AFTER or PF_XAFTER). */
+static int after_features(Cards h, int rev, int base, uint16_t *idx)
+{
+    int k = 0;
+    Cards counts = movegen_col_counts(h & CARDS_NATURAL);
+    for (int col = COL_MIN; col <= COL_MAX; col++) {
+        int n = (int)((counts >> (4 * col)) & 15);
+        if (n)
+            idx[k++] = (uint16_t)(base + (strength(col, rev) - 1) * 4 + n - 1);
+    }
+    if (h & CARDS_JOKER)
+        idx[k++] = (uint16_t)(base + 13 * 4);
+    return k;
+}
+
+int policy_features(const PolicyCtx *c, Move m, uint16_t *idx)
+{
+    MoveInfo mi;
+    Sink sk = {NULL, 0, idx, 0};
+    base_features(c, m, &sk, &mi, 0);
+    return sk.k + after_features(mi.after, mi.rev_after, PF_AFTER, idx + sk.k);
+}
+
+static double after_sum(const double *w, Cards h, int rev)
+{
+    uint16_t idx[16];
+    int k = after_features(h, rev, PF_AFTER, idx);
+    double s = 0;
+    for (int i = 0; i < k; i++)
+        s += w[idx[i]];
+    return s;
+}
+
+void policy_scores(const PolicyWeights *pw, const PolicyCtx *c, const Move *mv, int n, double *score)
+{
+    const double *w = pw->play;
+    const double *wa = w + PF_AFTER;
+    /* the hand's own AFTER sum, and each rank's term, in the current order */
+    double term[16], base_after = 0;
+    for (Cards x = nonzero_cols(c->counts); x; x &= x - 1) {
+        int col = cards_lowest_bit(x) >> 2;
+        term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
+        base_after += term[col];
+    }
+    const double wj = wa[13 * 4];
+    if (c->hand & CARDS_JOKER)
+        base_after += wj;
+    for (int i = 0; i < n; i++) {
+        MoveInfo mi;
+        Sink sk = {w, 0, NULL, 0};
+        base_features(c, mv[i], &sk, &mi, 1);
+        double s = sk.sum;
+        if (mi.rev_after != c->rev) { /* a revolution: the hand left is valued in the new order */
+            s += after_sum(w, mi.after, mi.rev_after);
+        } else {
+            double a = base_after;
+            const Cards used = c->hand & ~mi.after;
+            for (Cards x = used & CARDS_NATURAL; x;) {
+                int col = cards_lowest_bit(x) >> 2;
+                Cards colbits = x & CARDS_COL(col);
+                x &= ~colbits;
+                int left = col_count(c, col) - cards_count(colbits);
+                a -= term[col];
+                if (left)
+                    a += wa[(strength(col, c->rev) - 1) * 4 + left - 1];
+            }
+            if (used & CARDS_JOKER)
+                a -= wj;
+            s += a;
+        }
+        score[i] = s;
+    }
+}
+
+/* ---------------------------------------------------------------- the exchange */
+
+int policy_exch_features(Cards hand, Cards give, uint16_t *idx)
+{
+    int k = 0;
+    const Cards seqable = runs3(hand);
+    Cards counts = movegen_col_counts(hand & CARDS_NATURAL);
+    for (Cards x = give; x; x &= x - 1) {
+        int b = cards_lowest_bit(x);
+        if (b == JOKER_BIT) {
+            idx[k++] = (uint16_t)(PF_XCARD + 14);
+            continue;
+        }
+        int col = b >> 2, n = (int)((counts >> (4 * col)) & 15);
+        idx[k++] = (uint16_t)(PF_XCARD + col);
+        idx[k++] = (uint16_t)(PF_XMULT + (n - 1) * 4 + strength_class(col));
+        if ((seqable >> b) & 1)
+            idx[k++] = (uint16_t)(PF_XSEQ);
+    }
+    Cards g = give & CARDS_NATURAL;
+    if (cards_count(g) == 2 && (cards_lowest_bit(g) >> 2) == (cards_highest_bit(g) >> 2))
+        idx[k++] = (uint16_t)(PF_XPAIR);
+    Cards after = hand & ~give;
+    int cols = 0;
+    Cards ac = movegen_col_counts(after & CARDS_NATURAL);
+    for (int col = COL_MIN; col <= COL_MAX; col++)
+        cols += ((ac >> (4 * col)) & 15) != 0;
+    cols += (int)((after >> JOKER_BIT) & 1);
+    idx[k++] = (uint16_t)(PF_XCOLS + (cols > 10 ? 10 : cols));
+    return k + after_features(after, 0, PF_XAFTER, idx + k);
+}
+
+double policy_exch_score(const PolicyWeights *w, Cards hand, Cards give)
+{
+    uint16_t idx[POLICY_MAX_ACTIVE];
+    int k = policy_exch_features(hand, give, idx);
+    double s = 0;
+    for (int i = 0; i < k; i++)
+        s += w->exch[idx[i]];
+    return s;
+}
+
+int policy_gifts(Cards hand, int n, Cards *out)
+{
+    int k = 0;
+    for (Cards a = hand; a && k < 128; a &= a - 1) {
+        Cards ca = a & (0 - a);
+        if (n == 1) {
+            out[k++] = ca;
+            continue;
+        }
+        for (Cards b = a & (a - 1); b && k < 128; b &= b - 1)
+            out[k++] = ca | (b & (0 - b));
+    }
+    return k;
+}
+
+/* ---------------------------------------------------------------- choosing */
+
+/* e^x for x <= 0, to about 1e-4 relative (2^i by the exponent bits, 2^f by a cubic): enough
+ * to draw from a softmax, several times faster than exp(). */
+static inline double fast_exp(double x)
+{
+    if (x < -700)
+        return 0;
+    double y = x * 1.4426950408889634; /* y <= 0 */
+    long i = (long)y;                     /* truncates toward 0: the ceiling for y <= 0 */
+    double fl = (double)(i - (y < (double)i)), f = y - fl;
+    double p = 1.0 + f * (0.6958777 + f * (0.2251538 + f * 0.0789685));
+    union {
+        double d;
+        uint64_t u;
+    } v;
+    v.u = (uint64_t)((int64_t)fl + 1023) << 52;
+    return v.d * p;
+}
+
+/* Index of a draw from the softmax of s[0..n) at temperature temp (> 0). */
+static int softmax_draw(const double *s, int n, double temp, Rng *rng)
+{
+    double mx = s[0];
+    for (int i = 1; i < n; i++)
+        mx = s[i] > mx ? s[i] : mx;
+    double e[MOVEGEN_MAX], sum = 0;
+    const double inv = 1.0 / temp;
+    for (int i = 0; i < n; i++)
+        sum += e[i] = fast_exp((s[i] - mx) * inv);
+    double r = rng_double(rng) * sum;
+    for (int i = 0; i < n - 1; i++) {
+        r -= e[i];
+        if (r < 0)
+            return i;
+    }
+    return n - 1;
+}
+
+static int argmax(const double *s, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (s[i] > s[best])
+            best = i;
+    return best;
+}
+
+int policy_pick(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double temp, Rng *rng)
+{
+    if (n <= 1)
+        return 0;
+    double s[MOVEGEN_MAX];
+    policy_scores(w, c, mv, n, s);
+    return temp > 0 ? softmax_draw(s, n, temp, rng) : argmax(s, n);
+}
+
+void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double *p)
+{
+    policy_scores(w, c, mv, n, p);
+    double mx = p[0], sum = 0;
+    for (int i = 1; i < n; i++)
+        mx = p[i] > mx ? p[i] : mx;
+    for (int i = 0; i < n; i++)
+        sum += p[i] = exp(p[i] - mx);
+    for (int i = 0; i < n; i++)
+        p[i] /= sum;
+}
+
+Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, Rng *rng)
+{
+    Cards cand[128];
+    double s[128];
+    int k = policy_gifts(hand, n, cand);
+    if (k == 0)
+        return cards_weakest(hand, n);
+    for (int i = 0; i < k; i++)
+        s[i] = policy_exch_score(w, hand, cand[i]);
+    return cand[temp > 0 ? softmax_draw(s, k, temp, rng) : argmax(s, k)];
+}
+
+long policy_playout(const PolicyWeights *w, GameState *g, Rng *rng, double temp)
+{
+    Move mv[MOVEGEN_MAX];
+    PolicyCtx c;
+    long plies = 0;
+    while (!g->over) {
+        int n = state_moves(g, mv), k = 0;
+        if (n > 1) {
+            policy_ctx_state(&c, g);
+            k = policy_pick(w, &c, mv, n, temp, rng);
+        }
+        if (state_apply(g, mv[k]) & EV_STALEMATE)
+            state_finish_stalemate(g, rng);
+        plies++;
+    }
+    return plies;
+}
+
+/* ---------------------------------------------------------------- weight files */
+
+int policy_save(FILE *f, const PolicyWeights *w, const char *comment)
+{
+    fprintf(f, "dhm-policy 1\nlayout %016llx\n", (unsigned long long)policy_layout_hash());
+    fprintf(f, "# %s\n", policy_layout());
+    if (comment && *comment)
+        fprintf(f, "# %s\n", comment);
+    fprintf(f, "play %d\n", POLICY_NPLAY);
+    for (int i = 0; i < POLICY_NPLAY; i++) {
+        int off;
+        const char *g = policy_play_group(i, &off);
+        if (off == 0)
+            fprintf(f, "%s# %s\n", i ? "\n" : "", g); /* each group starts on its own line */
+        fprintf(f, "%.9g%c", w->play[i], (off + 1) % 8 == 0 ? '\n' : ' ');
+    }
+    fprintf(f, "\nexchange %d\n", POLICY_NEXCH);
+    for (int i = 0; i < POLICY_NEXCH; i++)
+        fprintf(f, "%.9g%c", w->exch[i], (i + 1) % 8 == 0 || i + 1 == POLICY_NEXCH ? '\n' : ' ');
+    fprintf(f, "end\n");
+    return ferror(f) ? -1 : 0;
+}
+
+/* A tiny tokenizer over the text: words separated by white space; '#' to end of line. */
+typedef struct Tok {
+    const char *p;
+    int line;
+} Tok;
+
+static int next_word(Tok *t, char *buf, size_t n)
+{
+    for (;;) {
+        while (*t->p == ' ' || *t->p == '\t' || *t->p == '\r' || *t->p == '\n')
+            t->line += *t->p++ == '\n';
+        if (*t->p != '#')
+            break;
+        while (*t->p && *t->p != '\n')
+            t->p++;
+    }
+    size_t k = 0;
+    while (*t->p && *t->p != ' ' && *t->p != '\t' && *t->p != '\r' && *t->p != '\n' && *t->p != '#') {
+        if (k + 1 < n)
+            buf[k++] = *t->p;
+        t->p++;
+    }
+    buf[k] = 0;
+    return k > 0;
+}
+
+static int read_numbers(Tok *t, const char *name, const char *what, int want, double *out, char *err, size_t errsz)
+{
+    char w[64];
+    if (!next_word(t, w, sizeof w) || strcmp(w, what) || !next_word(t, w, sizeof w)) {
+        snprintf(err, errsz, "%s:%d: expected '%s N'", name, t->line, what);
+        return -1;
+    }
+    if (atoi(w) != want) {
+        snprintf(err, errsz, "%s:%d: %s has %s weights, this dhm's features need %d (a file for other features)", name,
+                 t->line, what, w, want);
+        return -1;
+    }
+    for (int i = 0; i < want; i++) {
+        char *end;
+        if (!next_word(t, w, sizeof w)) {
+            snprintf(err, errsz, "%s:%d: the file ends after %d of %d %s weights (truncated)", name, t->line, i, want,
+                     what);
+            return -1;
+        }
+        errno = 0;
+        out[i] = strtod(w, &end);
+        if (*end || errno || !isfinite(out[i])) {
+            snprintf(err, errsz, "%s:%d: '%s' is not a number", name, t->line, w);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int policy_parse(const char *text, const char *name, PolicyWeights *pw, char *err, size_t errsz)
+{
+    Tok t = {text, 1};
+    char w[64];
+    if (!next_word(&t, w, sizeof w) || strcmp(w, "dhm-policy") || !next_word(&t, w, sizeof w) || strcmp(w, "1")) {
+        snprintf(err, errsz, "%s: not a dhm policy weights file (it must start with 'dhm-policy 1')", name);
+        return -1;
+    }
+    char want[32];
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)policy_layout_hash());
+    if (!next_word(&t, w, sizeof w) || strcmp(w, "layout") || !next_word(&t, w, sizeof w)) {
+        snprintf(err, errsz, "%s:%d: expected 'layout HASH'", name, t.line);
+        return -1;
+    }
+    if (strcmp(w, want)) {
+        snprintf(err, errsz,
+                 "%s: the weights were trained for another feature layout (%s; this dhm's is %s): retrain them with "
+                 "dhm train policy",
+                 name, w, want);
+        return -1;
+    }
+    PolicyWeights *x = malloc(sizeof *x); /* pw is written only when the whole file is good */
+    if (!x) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    if (read_numbers(&t, name, "play", POLICY_NPLAY, x->play, err, errsz) ||
+        read_numbers(&t, name, "exchange", POLICY_NEXCH, x->exch, err, errsz))
+        goto out;
+    if (!next_word(&t, w, sizeof w) || strcmp(w, "end")) {
+        snprintf(err, errsz, "%s:%d: expected 'end' (truncated, or extra numbers)", name, t.line);
+        goto out;
+    }
+    if (next_word(&t, w, sizeof w)) {
+        snprintf(err, errsz, "%s:%d: text after 'end'", name, t.line);
+        goto out;
+    }
+    *pw = *x;
+    rc = 0;
+out:
+    free(x);
+    return rc;
+}
+
+int policy_load(const char *path, PolicyWeights *w, char *err, size_t errsz)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errsz, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    int rc = -1;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            if (cap > ((size_t)64 << 20)) {
+                snprintf(err, errsz, "%s: too large for a weights file", path);
+                goto out;
+            }
+            char *t2 = realloc(text, cap);
+            if (!t2) {
+                snprintf(err, errsz, "out of memory");
+                goto out;
+            }
+            text = t2;
+        }
+        size_t k = fread(text + n, 1, 4096, f);
+        n += k;
+        if (k < 4096)
+            break;
+    }
+    if (ferror(f)) {
+        snprintf(err, errsz, "cannot read %s", path);
+        goto out;
+    }
+    text[n] = 0;
+    if (strlen(text) != n) {
+        snprintf(err, errsz, "%s: not a text file", path);
+        goto out;
+    }
+    rc = policy_parse(text, path, w, err, errsz);
+out:
+    free(text);
+    fclose(f);
+    return rc;
+}
+
+/* The built-in weights: players/policy.weights, compiled in as text (policy_embed.c). */
+extern const char policy_weights_text[];
+
+/* Parsed once, read-only afterwards (shared by every thread's players). */
+static PolicyWeights g_builtin;
+static int g_builtin_ok;
+static char g_builtin_err[256];
+static pthread_once_t g_builtin_once = PTHREAD_ONCE_INIT;
+
+static void builtin_init(void)
+{
+    g_builtin_ok = policy_parse(policy_weights_text, "the built-in players/policy.weights", &g_builtin, g_builtin_err,
+                                sizeof g_builtin_err) == 0;
+}
+
+const PolicyWeights *policy_builtin(char *err, size_t errsz)
+{
+    pthread_once(&g_builtin_once, builtin_init);
+    if (!g_builtin_ok && err)
+        snprintf(err, errsz, "%s", g_builtin_err);
+    return g_builtin_ok ? &g_builtin : NULL;
+}

@@ -1,0 +1,252 @@
+/* test_policy.c — the learned policy and its training: the fast scorer equals the feature
+ * definition; weight files round-trip, and stale, truncated or malformed ones are clear
+ * errors; the built-in weights load; training lowers the held-out log-loss far below the
+ * zero-weight model and is deterministic for a seed; `dhm train policy` end to end; the
+ * policy player beats the rule-based one. */
+#include "testutil.h"
+
+#include "analysis/train.h"
+#include "game/game.h"
+#include "players/policy.h"
+
+static void random_weights(PolicyWeights *w, uint64_t seed)
+{
+    Rng r = rng_seed(seed);
+    for (int i = 0; i < POLICY_NPLAY; i++)
+        w->play[i] = (rng_double(&r) - 0.5) * 6;
+    for (int i = 0; i < POLICY_NEXCH; i++)
+        w->exch[i] = (rng_double(&r) - 0.5) * 6;
+}
+
+static void test_scores_match_features(void **state)
+{
+    (void)state;
+    static PolicyWeights w;
+    random_weights(&w, 5);
+    Rng r = rng_seed(6);
+    long moves = 0, revolutions = 0;
+    for (int gi = 0; gi < 400; gi++) {
+        Cards hand[5];
+        uint8_t seat[5] = {0, 1, 2, 3, 4};
+        game_deal(seat, gi % 5, &r, hand);
+        GameState g;
+        state_init(&g, hand, seat, game_first_player(hand));
+        Move mv[MOVEGEN_MAX];
+        double sc[MOVEGEN_MAX];
+        while (!g.over) {
+            int n = state_moves(&g, mv);
+            PolicyCtx c;
+            policy_ctx_state(&c, &g);
+            policy_scores(&w, &c, mv, n, sc);
+            for (int i = 0; i < n; i++) {
+                uint16_t idx[POLICY_MAX_ACTIVE];
+                int k = policy_features(&c, mv[i], idx);
+                assert_true(k > 0 && k <= POLICY_MAX_ACTIVE);
+                double s = 0;
+                for (int j = 0; j < k; j++) {
+                    assert_true(idx[j] < POLICY_NPLAY);
+                    s += w.play[idx[j]];
+                }
+                NEAR(sc[i], s, 1e-9);
+                moves++;
+                revolutions += move_is_revolution(mv[i]);
+            }
+            if (state_apply(&g, mv[policy_pick(&w, &c, mv, n, 1.0, &r)]) & EV_STALEMATE)
+                state_finish_stalemate(&g, &r);
+        }
+        /* the exchange features stay in range too */
+        Cards gifts[128];
+        int k = policy_gifts(hand[0], 2, gifts);
+        for (int i = 0; i < k; i++) {
+            uint16_t idx[POLICY_MAX_ACTIVE];
+            int m = policy_exch_features(hand[0], gifts[i], idx);
+            for (int j = 0; j < m; j++)
+                assert_true(idx[j] < POLICY_NEXCH);
+        }
+    }
+    assert_true(moves > 100000);
+    if (revolutions < 50) /* the path that values the hand left in the new order */
+        fail_msg("only %ld revolution moves scored", revolutions);
+}
+
+static void test_weight_files(void **state)
+{
+    (void)state;
+    char dir[64], path[128], err[512];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    static PolicyWeights w, back;
+    random_weights(&w, 7);
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_int_equal(policy_save(f, &w, "a test"), 0);
+    fclose(f);
+    assert_int_equal(policy_load(path, &back, err, sizeof err), 0);
+    for (int i = 0; i < POLICY_NPLAY; i++)
+        NEAR(back.play[i], w.play[i], 1e-8 * (1 + fabs(w.play[i])));
+    for (int i = 0; i < POLICY_NEXCH; i++)
+        NEAR(back.exch[i], w.exch[i], 1e-8 * (1 + fabs(w.exch[i])));
+    const char *text = slurp_file(path);
+    static char buf[1 << 17];
+    /* another feature layout */
+    snprintf(buf, sizeof buf, "%s", text);
+    char *l = strstr(buf, "layout ");
+    assert_non_null(l);
+    l[7] = l[7] == '0' ? '1' : '0';
+    assert_int_equal(policy_parse(buf, "stale", &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "another feature layout"));
+    assert_non_null(strstr(err, "dhm train policy"));
+    /* truncated anywhere in the numbers */
+    size_t len = strlen(text);
+    for (size_t cut = len / 3; cut < len - 4; cut += len / 7) {
+        snprintf(buf, sizeof buf, "%.*s", (int)cut, text);
+        assert_int_equal(policy_parse(buf, "cut", &back, err, sizeof err), -1);
+        if (!strstr(err, "truncated") && !strstr(err, "expected"))
+            fail_msg("a file cut at %zu: '%s'", cut, err);
+    }
+    /* a damaged number, text after the end, not a weights file, no file */
+    snprintf(buf, sizeof buf, "%s", text);
+    char *num = strstr(strstr(buf, "play "), "\n") + 1;
+    while (*num == '#')
+        num = strchr(num, '\n') + 1;
+    num[0] = 'x';
+    assert_int_equal(policy_parse(buf, "bad", &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is not a number"));
+    snprintf(buf, sizeof buf, "%s 1.5\n", text);
+    assert_int_equal(policy_parse(buf, "extra", &back, err, sizeof err), -1);
+    assert_int_equal(policy_parse("hello\n", "junk", &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a dhm policy weights file"));
+    snprintf(path, sizeof path, "%s/missing.txt", dir);
+    assert_int_equal(policy_load(path, &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot open"));
+    /* the built-in weights fit this build, and players refuse a bad file with its reason */
+    assert_non_null(policy_builtin(err, sizeof err));
+    Player *p;
+    char spec[256];
+    snprintf(spec, sizeof spec, "policy:weights=%s", path);
+    assert_int_equal(player_create(spec, 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot open"));
+    char out[4096];
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:weights=%s,simple,simple,simple,simple 2>&1",
+                             dhm_bin(), path),
+                     2);
+    assert_non_null(strstr(out, "weights="));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+/* Decisions of five `simple` players: a rule the policy can learn almost exactly. */
+typedef struct Gather {
+    TrainData *d;
+    uint64_t seed;
+    long games;
+} Gather;
+
+static int gather(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    Gather *g = ctx;
+    (void)sofar;
+    return train_add_game(g->d, rec, 0x1f, train_held_out(g->seed, g->games++, 0.2));
+}
+
+static void fit_simple(uint64_t seed, PolicyWeights *w, TrainData *d)
+{
+    train_data_init(d);
+    Player *pl[5];
+    char err[128];
+    for (int p = 0; p < 5; p++)
+        assert_int_equal(player_create("simple", (uint64_t)p, &pl[p], err, sizeof err), 0);
+    MatchConfig cfg;
+    match_config_default(&cfg);
+    cfg.games = 300;
+    Gather g = {d, seed, 0};
+    GameRecord *rec = malloc(sizeof *rec);
+    MatchResult res;
+    assert_int_equal(match_run(pl, &cfg, NULL, gather, &g, rec, &res), 0);
+    free(rec);
+    for (int p = 0; p < 5; p++)
+        player_destroy(pl[p]);
+    TrainOpts o;
+    train_opts_default(&o);
+    o.epochs = 150;
+    o.jobs = 2;
+    memset(w, 0, sizeof *w);
+    assert_int_equal(train_fit(d, &o, w), 0);
+}
+
+static void test_training(void **state)
+{
+    (void)state;
+    static PolicyWeights w1, w2, w3, zero;
+    TrainData d1, d2, d3;
+    fit_simple(3, &w1, &d1);
+    assert_true(d1.play.n > 5000 && d1.exch.n > 200);
+    TrainEval z, t;
+    train_eval(&d1, &zero, 0, 1, &z);
+    train_eval(&d1, &w1, 0, 1, &t);
+    assert_true(t.n > 1000);
+    NEAR(z.logloss, z.chance_logloss, 1e-9); /* zero weights: every move equally likely */
+    if (!(t.logloss < 0.5 * z.logloss && t.top1 > 0.85))
+        fail_msg("held-out log-loss %.4f (zero weights %.4f), top-1 %.3f", t.logloss, z.logloss, t.top1);
+    train_eval(&d1, &zero, 1, 1, &z);
+    train_eval(&d1, &w1, 1, 1, &t);
+    assert_true(t.logloss < 0.5 * z.logloss); /* the exchange model learns `simple`'s gifts */
+    /* the same seed: the same weights, bit for bit; another seed: another held-out split */
+    fit_simple(3, &w2, &d2);
+    assert_memory_equal(&w1, &w2, sizeof w1);
+    fit_simple(4, &w3, &d3);
+    assert_memory_not_equal(&w1, &w3, sizeof w1);
+    train_data_free(&d1);
+    train_data_free(&d2);
+    train_data_free(&d3);
+}
+
+static void test_cli_train_and_strength(void **state)
+{
+    (void)state;
+    char dir[64], out[1 << 14];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players simple,simple,simple,simple,simple --games 200 --seed 2 "
+                                              "--record %s/s.kifu --quiet >/dev/null",
+                             dhm_bin(), dir),
+                     0);
+    assert_int_equal(run_cmd(out, sizeof out, "%s train policy --kifu %s/s.kifu -o %s/w.txt --epochs 60 --quiet", dhm_bin(),
+                             dir, dir),
+                     0);
+    assert_non_null(strstr(out, "held-out plays"));
+    assert_non_null(strstr(out, "zero weights"));
+    char a[1 << 14], b[1 << 14];
+    snprintf(a, sizeof a, "%s", slurp_file(strcat(strcpy(b, dir), "/w.txt")));
+    assert_int_equal(run_cmd(out, sizeof out, "%s train policy --kifu %s/s.kifu -o %s/w2.txt --epochs 60 --quiet",
+                             dhm_bin(), dir, dir),
+                     0);
+    snprintf(b, sizeof b, "%s/w2.txt", dir);
+    const char *w2 = slurp_file(b);
+    assert_string_equal(strstr(a, "\nplay "), strstr(w2, "\nplay ")); /* deterministic */
+    /* bad input: one line, non-zero */
+    assert_int_equal(run_cmd(out, sizeof out, "%s train policy -o %s/x.txt 2>&1", dhm_bin(), dir), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s train policy --kifu %s/missing.kifu -o %s/x.txt 2>&1", dhm_bin(), dir, dir),
+                     1);
+    assert_non_null(strstr(out, "cannot open"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s train frob 2>&1", dhm_bin()), 2);
+    /* the shipped policy alone beats four rule-based players clearly */
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players policy,simple,simple,simple,simple --games 400 --seed 5 "
+                                              "--json --quiet",
+                             dhm_bin()),
+                     0);
+    const char *t = strstr(out, "\"mean\": ");
+    assert_non_null(t);
+    double mean = atof(t + 8);
+    if (mean < 3.8)
+        fail_msg("policy scored %.3f points per game against four simple players", mean);
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scores_match_features),
+        cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_training),
+        cmocka_unit_test(test_cli_train_and_strength),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
