@@ -98,5 +98,7 @@ int cmd_connect(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_records(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_errorrate(int argc, char **argv);
+int exp_errorrate(int argc, char **argv); /* dhm experiment errorrate (cli/exp_errorrate.c) */
 
 #endif

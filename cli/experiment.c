@@ -601,6 +601,7 @@ static const struct {
     {"bandits", bandits, "paper 001 Table 1: the six root bandits, five at a time"},
     {"choice", choice, "paper 001 Figs. 3-5: what the choice bandit learns to use"},
     {"desa", desa, "paper 001 Tables 4-5: DESA players against their base"},
+    {"errorrate", exp_errorrate, "paper 004 §5: n-game error rate vs mean rank as predictors of strength"},
 };
 
 int cmd_experiment(int argc, char **argv)

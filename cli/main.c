@@ -23,6 +23,7 @@ static const struct {
     {"records", cmd_records, "the sets of a tournament database; export stored games as kifu"},
     {"experiment", cmd_experiment, "the papers' experiments (virtual-game, ...)"},
     {"train", cmd_train, "fit the policy's weights to recorded games (dhm train policy)"},
+    {"errorrate", cmd_errorrate, "the error rate of recorded players against an evaluator (paper 004)"},
 };
 
 static void usage(FILE *f)

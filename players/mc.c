@@ -507,6 +507,8 @@ typedef struct ExchCtx {
     int partner, other_rich, other_poor;
 } ExchCtx;
 
+static int exch_setup(Mc *mc, const InfoSet *v, ExchCtx *c);
+
 static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
 {
     ExchCtx *c = ctx;
@@ -553,19 +555,7 @@ static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
     int k = policy_gifts(v->hand, n, c.cand);
     if (k == 0)
         return cards_weakest(v->hand, n);
-    const int me = v->me, mycls = v->cls[me];
-    c.partner = partner_of(v->cls, me);
-    c.other_rich = c.other_poor = -1;
-    for (int p = 0; p < NPLAYERS; p++) { /* the hands' sizes right now */
-        int d = v->ncards[p], cl = v->cls[p];
-        c.count[p] = cl == 4 ? d - 2 + (mycls == 1 ? 2 : 0) : cl == 3 ? d - 1 : cl == 1 ? d + 1 : d;
-        if (cl == 1 && mycls == 0)
-            c.other_rich = p;
-        if (cl == 3 && mycls == 0)
-            c.other_poor = p;
-    }
-    c.count[me] = cards_count(v->hand);
-    if (c.partner < 0 || !worlds_exist(v, c.count, mc->rng))
+    if (exch_setup(mc, v, &c))
         return cards_weakest(v->hand, n);
     for (int i = 0; i < k; i++)
         mc->arm_move[i] = i;
@@ -583,6 +573,75 @@ static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
     }
     /* paper 001 applies DESA to plays only; desa-exch=1 extends it to the exchange */
     return c.cand[mc->arm_move[search(mc, k, sim_exchange, &c, mc->desa_exch ? mc->desa : 0)]];
+}
+
+/* ---------------------------------------------------------------- values of every candidate */
+
+/* The exchange context of a rich player's gift (shared by the search and the evaluation). */
+static int exch_setup(Mc *mc, const InfoSet *v, ExchCtx *c)
+{
+    const int me = v->me, mycls = v->cls[me];
+    c->partner = partner_of(v->cls, me);
+    c->other_rich = c->other_poor = -1;
+    for (int p = 0; p < NPLAYERS; p++) { /* the hands' sizes right now */
+        int d = v->ncards[p], cl = v->cls[p];
+        c->count[p] = cl == 4 ? d - 2 + (mycls == 1 ? 2 : 0) : cl == 3 ? d - 1 : cl == 1 ? d + 1 : d;
+        if (cl == 1 && mycls == 0)
+            c->other_rich = p;
+        if (cl == 3 && mycls == 0)
+            c->other_poor = p;
+    }
+    c->count[me] = cards_count(v->hand);
+    return c->partner >= 0 && worlds_exist(v, c->count, mc->rng) ? 0 : -1;
+}
+
+/* Runs `worlds` paired simulations of each of k arms (world j and stream j shared). */
+static void paired_values(Mc *mc, int k, SimFn sim, void *ctx, int worlds, uint64_t seed, double *q)
+{
+    const long crn = mc->crn;
+    mc->crn = 1;
+    mc->dseed = seed;
+    memset(mc->have_world, 0, sizeof mc->have_world);
+    for (int a = 0; a < k; a++) {
+        mc->arm_move[a] = a;
+        double sum = 0;
+        for (int j = 0; j < worlds; j++) {
+            long legal = 0;
+            sum += sim(mc, ctx, a, j, &legal);
+        }
+        q[a] = worlds > 0 ? sum / worlds : 0;
+    }
+    mc->crn = crn;
+}
+
+int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int worlds, uint64_t seed, double *q)
+{
+    if (!p || !p->kind || strcmp(p->kind, "mc") || n > MOVEGEN_MAX)
+        return -1;
+    Mc *mc = p->impl;
+    PlayCtx c = {v, {0}};
+    for (int i = 0; i < NPLAYERS; i++)
+        c.count[i] = v->ncards[i];
+    if (!worlds_exist(v, c.count, mc->rng))
+        return -1;
+    memcpy(mc->moves, mv, (size_t)n * sizeof *mv);
+    paired_values(mc, n, sim_play, &c, worlds, seed, q);
+    return 0;
+}
+
+int mc_gift_values(Player *p, const InfoSet *v, const Cards *gifts, int n, int worlds, uint64_t seed, double *q)
+{
+    if (!p || !p->kind || strcmp(p->kind, "mc") || n > 128)
+        return -1;
+    Mc *mc = p->impl;
+    ExchCtx c;
+    memset(&c, 0, sizeof c);
+    c.v = v;
+    memcpy(c.cand, gifts, (size_t)n * sizeof *gifts);
+    if (exch_setup(mc, v, &c))
+        return -1;
+    paired_values(mc, n, sim_exchange, &c, worlds, seed, q);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- the choice bandit */

@@ -31,6 +31,14 @@ long mc_playout(GameState *g, Rng *rng, double eps, long *legal_sum);
  * The search stops when it falls below C per 1000 simulations times the next batch. */
 double mc_expected_loss(const Bandit *b);
 
+/* Values of every candidate from an information set alone, for judging decisions (the error
+ * rate): each of the n moves (or gifts) is simulated in the same `worlds` worlds sampled from v
+ * and with the same playout streams (common random numbers, seeded by seed), with this mc
+ * player's playout policy and settings; q[i] is the mean reward (in [0, 1], the player's
+ * reward mapping). Returns 0, or -1 when p is not an mc player or v cannot be dealt. */
+int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int worlds, uint64_t seed, double *q);
+int mc_gift_values(Player *p, const InfoSet *v, const Cards *gifts, int n, int worlds, uint64_t seed, double *q);
+
 /* DESA (paper 001 Algorithm 2): m_i = leaf_sum_i / n_i, DESA_i = m_i / sum_j m_j (0 for
  * candidates not simulated). leaf_sum_i adds up, over candidate i's playouts, the number of
  * legal moves of every player to move. */

@@ -1,0 +1,340 @@
+/* exp_errorrate.c — `dhm experiment errorrate`: paper 004 §5 on Daihinmin. A pool of players
+ * of graded strength plays a tournament (sets of five drawn at random, with records) into a
+ * store; each player's long-run strength R_p is its Bradley-Terry rating over every set; the
+ * first games of every player are judged by the error rate; then, for chunks of n games, the
+ * correlation and determination of the n-game error rate, mean rank and mean points against
+ * R_p (analysis/errstudy.h). */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/errorrate.h"
+#include "analysis/errstudy.h"
+#include "arena/tournament.h"
+#include "cli/cli.h"
+#include "report/emit.h"
+
+/* Graded strength, weakest first: names and specs. */
+static const char DEFAULT_POOL[] = "random    random\n"
+                                   "pol-t3    policy:temp=3\n"
+                                   "simple    simple\n"
+                                   "pol-t1    policy:temp=1\n"
+                                   "mc30s     mc:sims=30:playout=simple\n"
+                                   "mc100s    mc:sims=100:playout=simple\n"
+                                   "policy    policy\n"
+                                   "mc300s    mc:sims=300:playout=simple\n"
+                                   "mc100     mc:sims=100\n"
+                                   "mc1000    mc:sims=1000\n";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dhm experiment errorrate [options]\n"
+            "Paper 004 §5 on Daihinmin: does a few games' error rate predict long-run strength better\n"
+            "than their mean rank? A pool of players of graded strength (ten by default: random,\n"
+            "noisy policies, simple, mc at several budgets and playouts, the policy) plays sets of five\n"
+            "drawn at random, with records. R_p = each player's Bradley-Terry rating over every set\n"
+            "(--games-per-player games each). The first --judge-games games of every player are judged\n"
+            "(dhm errorrate); for n = 1, 2, 4, ..., 128 and --judge-games, each player's games are cut\n"
+            "into chunks of n, and the tables give the correlation r of the chunks' error rate, mean\n"
+            "rank and mean points with R_p (eq. 10, standard error (1 - r^2)/sqrt(M)) and the\n"
+            "coefficient of determination (eq. 11) of a linear f fitted on all judged games.\n\n"
+            "  --pool FILE            the players (pool file format; default: the ten above)\n"
+            "  --games-per-player N   games per player for R_p (2000)\n"
+            "  --set-games G          games per set (100)\n"
+            "  --judge-games N        games judged per player (500)\n"
+            "  --worlds W             paired worlds per judged decision (30)\n"
+            "  --evaluator SPEC       the mc player that judges (mc)\n"
+            "  --db FILE              keep the tournament's store here (default: a temporary file)\n"
+            "  --seed S               (1)\n"
+            "  --jobs J               threads (2)\n"
+            "  --csv                  the tables as CSV instead\n"
+            "  --out FILE             write the output to FILE\n"
+            "  --quiet                no progress lines\n");
+}
+
+typedef struct Counts {
+    int n;
+    long *games;   /* per player: games so far */
+    long want, sets_needed, sets;
+    int done;
+} Counts;
+
+/* The shortest prefix of the stored sets in which every player has `want` games. */
+static int count_set(void *ctx, const StoredSet *x)
+{
+    Counts *c = ctx;
+    c->sets++;
+    if (c->done)
+        return 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        c->games[x->player[p]] += x->games;
+    int all = 1;
+    for (int i = 0; i < c->n; i++)
+        all &= c->games[i] >= c->want;
+    if (all) {
+        c->done = 1;
+        c->sets_needed = c->sets;
+    }
+    return 0;
+}
+
+typedef struct SetLoad {
+    Results *res;
+    long seq;
+} SetLoad;
+
+static int load_set(void *ctx, const StoredSet *x)
+{
+    SetLoad *l = ctx;
+    double pts[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        pts[p] = (double)x->total[p];
+    return results_add_set(l->res, (double)l->seq++, x->player, pts);
+}
+
+static void tour_progress(void *ctx, long done, long total, long games)
+{
+    (void)games;
+    Progress *p = ctx;
+    p->total = total;
+    progress_update(p, done, " sets");
+}
+
+static void err_progress(void *ctx, long done, long total)
+{
+    Progress *p = ctx;
+    p->total = total;
+    progress_update(p, done, " games judged");
+}
+
+int exp_errorrate(int argc, char **argv)
+{
+    enum { O_POOL = 1000, O_GPP, O_SETG, O_JUDGE, O_WORLDS, O_EVAL, O_DB, O_SEED, O_JOBS, O_CSV, O_OUT, O_QUIET,
+           O_HELP };
+    static const struct option opts[] = {
+        {"pool", required_argument, 0, O_POOL},      {"games-per-player", required_argument, 0, O_GPP},
+        {"set-games", required_argument, 0, O_SETG}, {"judge-games", required_argument, 0, O_JUDGE},
+        {"worlds", required_argument, 0, O_WORLDS},  {"evaluator", required_argument, 0, O_EVAL},
+        {"db", required_argument, 0, O_DB},          {"seed", required_argument, 0, O_SEED},
+        {"jobs", required_argument, 0, O_JOBS},      {"csv", no_argument, 0, O_CSV},
+        {"out", required_argument, 0, O_OUT},        {"quiet", no_argument, 0, O_QUIET},
+        {"help", no_argument, 0, O_HELP},            {0, 0, 0, 0}};
+    const char *cmd = "experiment errorrate";
+    const char *pool_path = NULL, *db = NULL, *evaluator = "mc", *out = NULL;
+    long gpp = 2000, set_games = 100, judge = 500, worlds = 30, jobs = 2;
+    uint64_t seed = 1;
+    int csv = 0, quiet = 0, c;
+    optind = 1;
+    while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
+        switch (c) {
+        case O_POOL: pool_path = optarg; break;
+        case O_GPP: if (cli_long(cmd, "--games-per-player", optarg, 1, 100000000, &gpp)) return 2; break;
+        case O_SETG: if (cli_long(cmd, "--set-games", optarg, 1, 1000000, &set_games)) return 2; break;
+        case O_JUDGE: if (cli_long(cmd, "--judge-games", optarg, 1, 1000000, &judge)) return 2; break;
+        case O_WORLDS: if (cli_long(cmd, "--worlds", optarg, 1, 2048, &worlds)) return 2; break;
+        case O_EVAL: evaluator = optarg; break;
+        case O_DB: db = optarg; break;
+        case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
+        case O_JOBS: if (cli_long(cmd, "--jobs", optarg, 1, 256, &jobs)) return 2; break;
+        case O_CSV: csv = 1; break;
+        case O_OUT: out = optarg; break;
+        case O_QUIET: quiet = 1; break;
+        case O_HELP: usage(stdout); return 0;
+        default: return 2;
+        }
+    }
+    if (optind < argc)
+        return cli_fail(cmd, "unexpected argument '%s' (try --help)", argv[optind]);
+    if (judge > gpp)
+        return cli_fail(cmd, "--judge-games %ld is more than --games-per-player %ld", judge, gpp);
+    char err[512];
+    Pool pool;
+    if (pool_path ? pool_load(pool_path, &pool, err, sizeof err) : pool_parse(DEFAULT_POOL, "(default pool)", &pool, err,
+                                                                               sizeof err))
+        return cli_fail(cmd, "%s", err);
+    char tmpdb[64] = "";
+    if (!db) {
+        snprintf(tmpdb, sizeof tmpdb, "/tmp/dhm-errexp-XXXXXX");
+        int fd = mkstemp(tmpdb);
+        if (fd < 0) {
+            pool_free(&pool);
+            return cli_error(cmd, "cannot make a temporary store");
+        }
+        close(fd);
+        unlink(tmpdb);
+        db = tmpdb;
+    }
+    /* 1. the tournament */
+    RunInfo run;
+    memset(&run, 0, sizeof run);
+    run.seed = seed;
+    run.sets = (gpp * pool.n + NPLAYERS * set_games - 1) / (NPLAYERS * set_games);
+    run.games = (int)set_games;
+    run.seat_change = 3;
+    run.class_reset = 100;
+    snprintf(run.pairing, sizeof run.pairing, "random");
+    run.records = 1;
+    run.pool_text = pool.text;
+    snprintf(run.command, sizeof run.command, "dhm experiment errorrate (seed %llu)", (unsigned long long)seed);
+    store_now(run.started, sizeof run.started);
+    char **names = malloc((size_t)pool.n * sizeof *names), **specs = malloc((size_t)pool.n * sizeof *specs);
+    for (int i = 0; names && specs && i < pool.n; i++) {
+        names[i] = pool.e[i].name;
+        specs[i] = pool.e[i].spec;
+    }
+    Store *st = NULL;
+    int rc = 0;
+    if (!names || !specs || store_create(&st, db, &run, pool.n, names, specs, err, sizeof err))
+        rc = cli_error(cmd, "%s", names && specs ? err : "out of memory");
+    char logdir[1024];
+    snprintf(logdir, sizeof logdir, "%s.logs", db);
+    Progress pr;
+    progress_init(&pr, "errorrate tournament:", run.sets, !quiet);
+    TournamentConfig tc = {&pool, run.sets, run.games, 3, 100, seed, (int)jobs, PAIR_RANDOM, 0, 1, 10000, 10000, logdir,
+                           tour_progress, &pr, NULL};
+    if (!rc && tournament_run(&tc, st, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
+    progress_done(&pr);
+    /* 2. R_p: Bradley-Terry over every set */
+    Results res;
+    results_init(&res);
+    for (int i = 0; !rc && i < pool.n; i++)
+        results_player(&res, pool.e[i].name);
+    SetLoad sl = {&res, 0};
+    if (!rc && store_each_set(st, 0, load_set, &sl, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
+    MethodResult bt;
+    memset(&bt, 0, sizeof bt);
+    RatingParams prm;
+    rating_params_default(&prm);
+    prm.bootstrap = 0;
+    if (!rc && method_run(M_BT, &prm, &res, &bt, NULL, NULL, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
+    /* 3. how many of the first sets give every player its judged games */
+    Counts cnt = {pool.n, calloc((size_t)pool.n, sizeof(long)), judge, 0, 0, 0};
+    if (!rc && (!cnt.games || store_each_set(st, 0, count_set, &cnt, err, sizeof err)))
+        rc = cli_error(cmd, "%s", cnt.games ? err : "out of memory");
+    if (!rc && !cnt.done)
+        cnt.sets_needed = cnt.sets; /* too few games: judge them all, fewer than asked */
+    store_close(st);
+    /* 4. the error rates of those games */
+    ErrConfig ec;
+    memset(&ec, 0, sizeof ec);
+    ec.evaluator = evaluator;
+    ec.worlds = (int)worlds;
+    ec.seed = seed;
+    ec.jobs = (int)jobs;
+    ec.max_games = cnt.sets_needed * set_games;
+    ec.bootstrap = 0;
+    ec.confidence = 0.95;
+    Progress pe;
+    progress_init(&pe, "errorrate judging:", ec.max_games, !quiet);
+    ec.progress = err_progress;
+    ec.progress_ctx = &pe;
+    const char *dbs[1] = {db};
+    GameSource src = {NULL, 0, dbs, 1, 0};
+    ErrResult er;
+    memset(&er, 0, sizeof er);
+    if (!rc && errorrate_run(&ec, &src, &er, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
+    progress_done(&pe);
+    FILE *o = out && !rc ? fopen(out, "w") : stdout;
+    if (!o)
+        rc = cli_error(cmd, "cannot write %s: %m", out);
+    if (!rc) {
+        /* 5. the tables */
+        EsPlayer *ep = calloc((size_t)er.n, sizeof *ep);
+        int np = 0;
+        for (int i = 0; ep && i < er.n; i++) {
+            int k = results_find(&res, er.p[i].name);
+            if (k < 0 || isnan(bt.rating[k]))
+                continue;
+            long n = er.p[i].ngame < judge ? er.p[i].ngame : judge;
+            ep[np++] = (EsPlayer){bt.rating[k], n, er.p[i].game_loss, er.p[i].game_judged, er.p[i].game_rank};
+        }
+        EsFit fit;
+        errstudy_fit(ep, np, &fit);
+        int ns[16], nn = 0;
+        for (int n = 1; n <= 128 && n < judge; n *= 2)
+            ns[nn++] = n;
+        ns[nn++] = (int)judge;
+        EsRow rows[16];
+        for (int k = 0; k < nn; k++)
+            errstudy_row(ep, np, ns[k], &fit, &rows[k]);
+        static const char *const MEAS[ES_MEASURES] = {"error rate", "mean rank", "mean points"};
+        static const char *const KEY[ES_MEASURES] = {"error_rate", "mean_rank", "mean_points"};
+        const double target = fabs(rows[nn - 1].r[ES_RANK]);
+        int catch_n = -1;
+        for (int k = 0; k < nn && catch_n < 0; k++)
+            if (fabs(rows[k].r[ES_ERROR]) >= target)
+                catch_n = rows[k].n;
+        if (csv) {
+            fprintf(o, "# players\nplayer,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
+            for (int i = 0; i < np; i++) {
+                csv_str(o, er.p[i].name);
+                fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", ep[i].strength, ep[i].n,
+                        errstudy_measure(&ep[i], ES_ERROR, 0, ep[i].n), errstudy_measure(&ep[i], ES_RANK, 0, ep[i].n),
+                        errstudy_measure(&ep[i], ES_POINTS, 0, ep[i].n));
+            }
+            fprintf(o, "\n# tables\nn,measure,chunks,r,se,r2\n");
+            for (int k = 0; k < nn; k++)
+                for (int m = 0; m < ES_MEASURES; m++)
+                    fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", rows[k].n, KEY[m], rows[k].chunks, rows[k].r[m],
+                            rows[k].se[m], rows[k].r2[m]);
+        } else {
+            fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
+                    (unsigned long long)seed);
+            fprintf(o, "%d players; R_p = Bradley-Terry rating (Elo scale) over %ld sets of %ld games (about %ld games "
+                       "a player);\nthe first %ld games of each judged by %s with %ld paired worlds a decision\n",
+                    np, cnt.sets, set_games, gpp, judge, evaluator, worlds);
+            fprintf(o, "\n%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "games", "error rate", "mean rank",
+                    "mean pts");
+            for (int i = 0; i < np; i++)
+                fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", er.p[i].name, ep[i].strength, ep[i].n,
+                        errstudy_measure(&ep[i], ES_ERROR, 0, ep[i].n), errstudy_measure(&ep[i], ES_RANK, 0, ep[i].n),
+                        errstudy_measure(&ep[i], ES_POINTS, 0, ep[i].n));
+            fprintf(o, "\nf (least squares over the players' %ld games): R = %.1f x error rate + %.1f;  R = %.1f x mean "
+                       "rank + %.1f;  R = %.1f x mean points + %.1f\n",
+                    judge, fit.slope[ES_ERROR], fit.intercept[ES_ERROR], fit.slope[ES_RANK], fit.intercept[ES_RANK],
+                    fit.slope[ES_POINTS], fit.intercept[ES_POINTS]);
+            for (int m = 0; m < ES_MEASURES; m++) {
+                fprintf(o, "\n%s of n games against R_p%s\n%8s %7s %18s %10s\n", MEAS[m],
+                        m == ES_ERROR ? " (as paper 004 Table 6)" : m == ES_RANK ? " (as Table 7)" : "", "n",
+                        "chunks", "r +- se", "R^2");
+                for (int k = 0; k < nn; k++)
+                    fprintf(o, "%8d %7ld %9.3f +- %5.3f %10.3f\n", rows[k].n, rows[k].chunks, rows[k].r[m], rows[k].se[m],
+                            rows[k].r2[m]);
+            }
+            fprintf(o, "\n(se: (1 - r^2)/sqrt(M), M chunks, as the paper; R^2 < 0: worse than predicting the mean)\n");
+            if (catch_n > 0)
+                fprintf(o, "the error rate of %d game%s correlates with R_p at least as strongly (|r|) as the mean rank of "
+                           "%ld games\n",
+                        catch_n, catch_n == 1 ? "" : "s", judge);
+            else
+                fprintf(o, "no n up to %ld where the error rate's |r| reaches the mean rank's at %ld games\n", judge,
+                        judge);
+        }
+        free(ep);
+        if (out && fclose(o))
+            rc = cli_error(cmd, "error writing %s", out);
+    }
+    errorrate_free(&er);
+    method_result_free(&bt);
+    results_free(&res);
+    free(cnt.games);
+    free(names);
+    free(specs);
+    pool_free(&pool);
+    if (*tmpdb) {
+        char p2[128];
+        unlink(tmpdb);
+        snprintf(p2, sizeof p2, "%s-wal", tmpdb);
+        unlink(p2);
+        snprintf(p2, sizeof p2, "%s-shm", tmpdb);
+        unlink(p2);
+    }
+    return rc;
+}
