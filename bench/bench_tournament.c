@@ -39,7 +39,8 @@ int main(void)
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    TournamentConfig tc = {&pool, run.sets, run.games, 3, 100, 1, 2, PAIR_RANDOM, 0, 0, 0, 10000, "/tmp", NULL, NULL};
+    TournamentConfig tc = {.pool = &pool, .sets = run.sets, .games = run.games, .seat_change = 3, .class_reset = 100,
+                           .seed = 1, .jobs = 2, .pairing = PAIR_RANDOM, .connect_timeout_ms = 10000, .log_dir = "/tmp"};
     double t0 = bench_now();
     if (tournament_run(&tc, st, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);

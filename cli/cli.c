@@ -268,6 +268,31 @@ int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts
     return c;
 }
 
+static volatile int *g_catch_flag;
+static void on_catch(int sig)
+{
+    if (g_catch_flag)
+        *g_catch_flag = sig;
+}
+
+void cli_catch_stop(CliCatch *c, volatile int *flag)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    g_catch_flag = flag;
+    sa.sa_handler = on_catch;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &c->old_int);
+    sigaction(SIGTERM, &sa, &c->old_term);
+}
+
+void cli_catch_stop_end(CliCatch *c)
+{
+    sigaction(SIGINT, &c->old_int, NULL);
+    sigaction(SIGTERM, &c->old_term, NULL);
+}
+
 int cli_store_open(const char *cmd, const char *path, int writable, CliStore *cs)
 {
     char err[512];

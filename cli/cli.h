@@ -5,6 +5,7 @@
 #define DHM_CLI_H
 
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "game/match.h"
@@ -60,6 +61,14 @@ void progress_init(Progress *p, const char *what, long total, int enabled);
 void progress_update(Progress *p, long done, const char *extra);
 void progress_done(Progress *p);
 
+/* SIGINT and SIGTERM set *flag to the signal's number instead of ending the process, until
+ * cli_catch_stop_end (long runs stop after their work in progress and exit 128 + signal). */
+typedef struct CliCatch {
+    struct sigaction old_int, old_term;
+} CliCatch;
+void cli_catch_stop(CliCatch *c, volatile int *flag);
+void cli_catch_stop_end(CliCatch *c);
+
 /* The end-of-match table (or JSON) shared by play, serve and connect. */
 void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, const MatchConfig *cfg, double secs,
                      int json);
@@ -73,6 +82,11 @@ typedef struct RateOpts {
     long left_out;  /* sets of a store left out (not clean) */
 } RateOpts;
 void rate_opts_default(RateOpts *o);
+/* Loads the sets of a tournament store into res (and its games when with_games, with their
+ * pairwise initial-hand win rates when every set has them); sets not played cleanly are left
+ * out unless include_broken (*left_out counts them). Returns an exit status. */
+int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
+                 long *left_out);
 /* Rates loaded results and prints them as the options say. Returns an exit status. */
 int rate_results(const char *cmd, Results *res, const RateOpts *o);
 
@@ -89,6 +103,21 @@ int cli_store_open(const char *cmd, const char *path, int writable, CliStore *cs
 void cli_store_close(CliStore *cs);
 
 
+/* An experiment's store: path (NULL = a temporary file, removed by exp_store_done) and the
+ * open store. */
+typedef struct ExpStore {
+    const char *path;
+    char tmp[64];
+    struct Store *st;
+} ExpStore;
+struct Pool;
+/* Plays `sets` sets of `games` games among the pool (five drawn at random per set, records
+ * stored) into es (left open). Prints "dhm CMD: reason" and returns 1 on failure. */
+int exp_tournament(const char *cmd, const struct Pool *pool, long sets, int games, uint64_t seed, int jobs, ExpStore *es,
+                   int quiet);
+/* Closes the store, and removes it if it was temporary. */
+void exp_store_done(ExpStore *es);
+
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
@@ -99,6 +128,10 @@ int cmd_tournament(int argc, char **argv);
 int cmd_records(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_errorrate(int argc, char **argv);
+int cmd_handstrength(int argc, char **argv);
+/* HandRun.progress for a Progress line ("N sets, G games"). */
+void handstrength_progress(void *ctx, long done, long total, long games);
 int exp_errorrate(int argc, char **argv); /* dhm experiment errorrate (cli/exp_errorrate.c) */
+int exp_morita(int argc, char **argv);    /* dhm experiment morita (cli/exp_morita.c) */
 
 #endif

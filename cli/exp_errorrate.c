@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/errorrate.h"
 #include "analysis/errstudy.h"
@@ -95,14 +94,6 @@ static int load_set(void *ctx, const StoredSet *x)
     return results_add_set(l->res, (double)l->seq++, x->player, pts);
 }
 
-static void tour_progress(void *ctx, long done, long total, long games)
-{
-    (void)games;
-    Progress *p = ctx;
-    p->total = total;
-    progress_update(p, done, " sets");
-}
-
 static void err_progress(void *ctx, long done, long total)
 {
     Progress *p = ctx;
@@ -155,49 +146,11 @@ int exp_errorrate(int argc, char **argv)
     if (pool_path ? pool_load(pool_path, &pool, err, sizeof err) : pool_parse(DEFAULT_POOL, "(default pool)", &pool, err,
                                                                                sizeof err))
         return cli_fail(cmd, "%s", err);
-    char tmpdb[64] = "";
-    if (!db) {
-        snprintf(tmpdb, sizeof tmpdb, "/tmp/dhm-errexp-XXXXXX");
-        int fd = mkstemp(tmpdb);
-        if (fd < 0) {
-            pool_free(&pool);
-            return cli_error(cmd, "cannot make a temporary store");
-        }
-        close(fd);
-        unlink(tmpdb);
-        db = tmpdb;
-    }
     /* 1. the tournament */
-    RunInfo run;
-    memset(&run, 0, sizeof run);
-    run.seed = seed;
-    run.sets = (gpp * pool.n + NPLAYERS * set_games - 1) / (NPLAYERS * set_games);
-    run.games = (int)set_games;
-    run.seat_change = 3;
-    run.class_reset = 100;
-    snprintf(run.pairing, sizeof run.pairing, "random");
-    run.records = 1;
-    run.pool_text = pool.text;
-    snprintf(run.command, sizeof run.command, "dhm experiment errorrate (seed %llu)", (unsigned long long)seed);
-    store_now(run.started, sizeof run.started);
-    char **names = malloc((size_t)pool.n * sizeof *names), **specs = malloc((size_t)pool.n * sizeof *specs);
-    for (int i = 0; names && specs && i < pool.n; i++) {
-        names[i] = pool.e[i].name;
-        specs[i] = pool.e[i].spec;
-    }
-    Store *st = NULL;
-    int rc = 0;
-    if (!names || !specs || store_create(&st, db, &run, pool.n, names, specs, err, sizeof err))
-        rc = cli_error(cmd, "%s", names && specs ? err : "out of memory");
-    char logdir[1024];
-    snprintf(logdir, sizeof logdir, "%s.logs", db);
-    Progress pr;
-    progress_init(&pr, "errorrate tournament:", run.sets, !quiet);
-    TournamentConfig tc = {&pool, run.sets, run.games, 3, 100, seed, (int)jobs, PAIR_RANDOM, 0, 1, 10000, 10000, logdir,
-                           tour_progress, &pr, NULL};
-    if (!rc && tournament_run(&tc, st, err, sizeof err))
-        rc = cli_error(cmd, "%s", err);
-    progress_done(&pr);
+    ExpStore es = {db, "", NULL};
+    long nsets = (gpp * pool.n + NPLAYERS * set_games - 1) / (NPLAYERS * set_games);
+    int rc = exp_tournament(cmd, &pool, nsets, (int)set_games, seed, (int)jobs, &es, quiet);
+    Store *st = es.st;
     /* 2. R_p: Bradley-Terry over every set */
     Results res;
     results_init(&res);
@@ -219,7 +172,9 @@ int exp_errorrate(int argc, char **argv)
         rc = cli_error(cmd, "%s", cnt.games ? err : "out of memory");
     if (!rc && !cnt.done)
         cnt.sets_needed = cnt.sets; /* too few games: judge them all, fewer than asked */
-    store_close(st);
+    if (es.st)
+        store_close(es.st);
+    es.st = NULL;
     /* 4. the error rates of those games */
     ErrConfig ec;
     memset(&ec, 0, sizeof ec);
@@ -234,7 +189,7 @@ int exp_errorrate(int argc, char **argv)
     progress_init(&pe, "errorrate judging:", ec.max_games, !quiet);
     ec.progress = err_progress;
     ec.progress_ctx = &pe;
-    const char *dbs[1] = {db};
+    const char *dbs[1] = {es.path};
     GameSource src = {NULL, 0, dbs, 1, 0};
     ErrResult er;
     memset(&er, 0, sizeof er);
@@ -325,16 +280,7 @@ int exp_errorrate(int argc, char **argv)
     method_result_free(&bt);
     results_free(&res);
     free(cnt.games);
-    free(names);
-    free(specs);
     pool_free(&pool);
-    if (*tmpdb) {
-        char p2[128];
-        unlink(tmpdb);
-        snprintf(p2, sizeof p2, "%s-wal", tmpdb);
-        unlink(p2);
-        snprintf(p2, sizeof p2, "%s-shm", tmpdb);
-        unlink(p2);
-    }
+    exp_store_done(&es);
     return rc;
 }

@@ -602,6 +602,7 @@ static const struct {
     {"choice", choice, "paper 001 Figs. 3-5: what the choice bandit learns to use"},
     {"desa", desa, "paper 001 Tables 4-5: DESA players against their base"},
     {"errorrate", exp_errorrate, "paper 004 §5: n-game error rate vs mean rank as predictors of strength"},
+    {"morita", exp_morita, "paper 002 §5: plain vs hand-corrected game-wise Elo, STS and BT on dhm's pool"},
 };
 
 int cmd_experiment(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/handstrength.h"
 #include "cli/cli.h"
 #include "rating/eval.h"
 #include "record/store.h"
@@ -67,10 +68,37 @@ static void on_step(void *ctx, MethodId m, long step, const int *players, int np
 }
 
 typedef struct DbLoad {
+    Store *st;
     Results *res;
     int with_games, include_broken;
     long seq, left_out;
+    long with_p, without_p; /* sets with and without initial-hand win rates (dhm handstrength) */
+    HandSetP hp;
+    char err[512];
 } DbLoad;
+
+/* The games of a stored set, with their pairwise initial-hand win rates when stored. */
+static int db_games(DbLoad *d, const StoredSet *x)
+{
+    int hp = hand_set_p(d->st, x, &d->hp, d->err, sizeof d->err);
+    if (hp < 0)
+        return -1;
+    if (hp)
+        d->with_p++;
+    else
+        d->without_p++;
+    for (int g = 0; g < x->games; g++) {
+        int cls[NPLAYERS];
+        double rank[NPLAYERS];
+        unpack_classes(x->classes[g], cls);
+        for (int p = 0; p < NPLAYERS; p++)
+            rank[p] = cls[p];
+        if (hp ? results_add_game_pairs(d->res, NPLAYERS, x->player, rank, d->hp.p + (size_t)g * NPLAYERS * NPLAYERS)
+               : results_add_game(d->res, NPLAYERS, x->player, rank, NULL))
+            return -1;
+    }
+    return 0;
+}
 
 static int db_set(void *ctx, const StoredSet *x)
 {
@@ -85,22 +113,13 @@ static int db_set(void *ctx, const StoredSet *x)
     if (results_add_set(d->res, (double)d->seq++, x->player, pts))
         return -1;
     d->res->games_in_sets += x->games;
-    for (int g = 0; d->with_games && g < x->games; g++) {
-        int cls[NPLAYERS];
-        double rank[NPLAYERS];
-        unpack_classes(x->classes[g], cls);
-        for (int p = 0; p < NPLAYERS; p++)
-            rank[p] = cls[p];
-        if (results_add_game(d->res, NPLAYERS, x->player, rank, NULL))
-            return -1;
-    }
-    return 0;
+    return d->with_games ? db_games(d, x) : 0;
 }
 
 /* The sets (and, when a game-wise method asks for them, the games) of a tournament store;
  * sets that were not clean are left out unless include_broken (*left_out counts them). */
-static int load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
-                   long *left_out)
+int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
+                 long *left_out)
 {
     char err[512];
     CliStore cs;
@@ -111,12 +130,34 @@ static int load_db(const char *cmd, const char *path, int by_start, int with_gam
     for (int i = 0; i < cs.n && !rc; i++) /* player ids are the pool order */
         if (results_player(res, cs.names[i]) != base + i)
             rc = cli_error(cmd, "%s: player %s also appears in another input", path, cs.names[i]);
-    DbLoad d = {res, with_games, include_broken, 0, 0};
+    DbLoad *d = calloc(1, sizeof *d);
+    if (!d) {
+        cli_store_close(&cs);
+        return cli_error(cmd, "out of memory");
+    }
+    d->st = cs.st;
+    d->res = res;
+    d->with_games = with_games;
+    d->include_broken = include_broken;
     if (!rc && base)
         rc = cli_error(cmd, "--db cannot be combined with other results files");
-    if (!rc && store_each_set(cs.st, by_start, db_set, &d, err, sizeof err))
-        rc = cli_error(cmd, "%s: %s", path, *err ? err : "out of memory");
-    *left_out = d.left_out;
+    if (!rc && store_each_set(cs.st, by_start, db_set, d, err, sizeof err))
+        rc = cli_error(cmd, "%s: %s", path, *err ? err : *d->err ? d->err : "out of memory");
+    if (!rc && d->with_p && d->without_p) {
+        /* rates for only some sets: none are used (a partial correction would be no correction) */
+        res->has_p = 0;
+        for (long k = 0; k < res->ngames; k++) {
+            res->games[k].pair = -1;
+            for (int i = 0; i < res->games[k].n; i++)
+                res->games[k].p[i] = 0.5;
+        }
+        fprintf(stderr, "dhm %s: %s: %ld of %ld sets have no initial-hand win rates yet (dhm handstrength --db %s "
+                        "computes the rest); none are used\n",
+                cmd, path, d->without_p, d->with_p + d->without_p, path);
+    }
+    *left_out = d->left_out;
+    hand_set_p_free(&d->hp);
+    free(d);
     cli_store_close(&cs);
     return rc;
 }
@@ -362,7 +403,7 @@ int cmd_rate(int argc, char **argv)
         int games = strstr(o.methods, "all") != NULL; /* per-game rows only when a game-wise method may be rated */
         for (int m = 0; m < M_COUNT; m++)
             games |= method_uses_games((MethodId)m) && strstr(o.methods, method_name((MethodId)m));
-        int rc = load_db(cmd, dbpath, by_start, games, broken, &res, &o.left_out);
+        int rc = rate_load_db(cmd, dbpath, by_start, games, broken, &res, &o.left_out);
         if (rc) {
             results_free(&res);
             return rc;

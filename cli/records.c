@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/handstrength.h"
 #include "cli/cli.h"
 #include "record/kifu.h"
 #include "record/pack.h"
@@ -16,11 +17,15 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dhm records sets --db FILE.sqlite [--csv] [--include-broken] [--order-by index|start]\n"
-               "       dhm records games --db FILE.sqlite --csv [--include-broken] [--order-by index|start]\n"
+               "       dhm records games --db FILE.sqlite --csv [--p] [--include-broken] [--order-by index|start]\n"
                "       dhm records export --db FILE.sqlite --set K [--format kifu] [--out FILE]\n"
                "sets:   one line per stored set: index, start, status, players and totals, note.\n"
                "        --csv: the set,order,player,points rows dhm rate reads (order = rating order).\n"
                "games:  --csv: the game,player,rank rows dhm rate reads (game = SET.GAME, rank 0 = daifugo).\n"
+               "        --p: also the p column, each player's initial-hand win rate (dhm handstrength):\n"
+               "        the mean of its p_ij over the opponents. (rate --db uses the p_ij themselves;\n"
+               "        from this CSV, p_ij is rebuilt from the two players' p: logit p_ij =\n"
+               "        (logit p_i - logit p_j) / 2, an approximation.)\n"
                "export: the games of set K (stored with dhm tournament --records) as kifu text.\n"
                "Sets whose status is not ok (forfeit, timeouts, client-exit) are left out of the CSV\n"
                "output unless --include-broken, as dhm rate --db does.\n");
@@ -28,9 +33,22 @@ static void usage(FILE *f)
 
 typedef struct ListCtx {
     char **names;
-    int csv, games, include_broken;
+    int csv, games, include_broken, with_p;
     long seq;
+    Store *st;
+    HandSetP hp;
+    char err[512];
 } ListCtx;
+
+/* Player i's p in game g of the set in l->hp: the mean of its p_ij over the opponents. */
+static double mean_p(const ListCtx *l, int g, int i)
+{
+    const double *m = l->hp.p + (size_t)g * NPLAYERS * NPLAYERS;
+    double s = 0;
+    for (int j = 0; j < NPLAYERS; j++)
+        s += j == i ? 0 : m[i * NPLAYERS + j];
+    return s / (NPLAYERS - 1);
+}
 
 static void csv_name(const char *s)
 {
@@ -68,13 +86,24 @@ static int list_set(void *ctx, const StoredSet *x)
         }
         return 0;
     }
+    if (l->with_p) {
+        int r = hand_set_p(l->st, x, &l->hp, l->err, sizeof l->err);
+        if (r == 0)
+            snprintf(l->err, sizeof l->err,
+                     "set %ld has no initial-hand win rates (compute them with dhm handstrength --db)", x->idx);
+        if (r <= 0)
+            return -1;
+    }
     for (int g = 0; g < x->games; g++) {
         int cls[NPLAYERS];
         unpack_classes(x->classes[g], cls);
         for (int p = 0; p < NPLAYERS; p++) {
             printf("%ld.%d,", x->idx, g);
             csv_name(l->names[x->player[p]]);
-            printf(",%d\n", cls[p]);
+            printf(",%d", cls[p]);
+            if (l->with_p)
+                printf(",%.6f", mean_p(l, g, p));
+            putchar('\n');
         }
     }
     return 0;
@@ -118,13 +147,14 @@ static int export_set(const char *cmd, Store *st, long set, char **names, int n,
 
 int cmd_records(int argc, char **argv)
 {
-    enum { O_ORDERBY = 1000, O_BROKEN };
+    enum { O_ORDERBY = 1000, O_BROKEN, O_P };
     static const struct option opts[] = {{"db", required_argument, 0, 'd'},
                                          {"set", required_argument, 0, 's'},
                                          {"format", required_argument, 0, 'f'},
                                          {"out", required_argument, 0, 'o'},
                                          {"csv", no_argument, 0, 'c'},
                                          {"include-broken", no_argument, 0, O_BROKEN},
+                                         {"p", no_argument, 0, O_P},
                                          {"order-by", required_argument, 0, O_ORDERBY},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
@@ -139,7 +169,7 @@ int cmd_records(int argc, char **argv)
     }
     const char *sub = argv[1], *db = NULL, *out = NULL, *format = "kifu";
     long set = -1;
-    int csv = 0, broken = 0, by_start = 0, c;
+    int csv = 0, broken = 0, by_start = 0, with_p = 0, c;
     if (strcmp(sub, "sets") && strcmp(sub, "games") && strcmp(sub, "export"))
         return cli_fail(cmd, "unknown subcommand '%s' (sets, games or export)", sub);
     optind = 1;
@@ -151,6 +181,7 @@ int cmd_records(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'c': csv = 1; break;
         case O_BROKEN: broken = 1; break;
+        case O_P: with_p = 1; break;
         case O_ORDERBY: if ((by_start = cli_order_by(cmd, optarg)) < 0) return 2; break;
         case 'h': usage(stdout); return 0;
         default: return 2;
@@ -166,6 +197,8 @@ int cmd_records(int argc, char **argv)
         return cli_fail(cmd, "export needs --set K");
     if (!strcmp(sub, "games") && !csv)
         return cli_fail(cmd, "games needs --csv (the per-game rows are meant for dhm rate and other programs)");
+    if (with_p && strcmp(sub, "games"))
+        return cli_fail(cmd, "--p is for games --csv");
     if (strcmp(sub, "export") && out)
         return cli_fail(cmd, "--out is for export; sets and games write to standard output");
     char err[512];
@@ -176,11 +209,12 @@ int cmd_records(int argc, char **argv)
     if (!strcmp(sub, "export")) {
         rc = export_set(cmd, cs.st, set, cs.names, cs.n, out);
     } else {
-        ListCtx l = {cs.names, csv, !strcmp(sub, "games"), broken, 0};
+        ListCtx l = {cs.names, csv, !strcmp(sub, "games"), broken, with_p, 0, cs.st, {0}, ""};
         if (csv)
-            printf(l.games ? "game,player,rank\n" : "set,order,player,points\n");
+            printf(l.games ? (with_p ? "game,player,rank,p\n" : "game,player,rank\n") : "set,order,player,points\n");
         if (store_each_set(cs.st, by_start, list_set, &l, err, sizeof err))
-            rc = cli_error(cmd, "%s: %s", db, err);
+            rc = cli_error(cmd, "%s: %s", db, *err ? err : *l.err ? l.err : "out of memory");
+        hand_set_p_free(&l.hp);
     }
     cli_store_close(&cs);
     return rc;

@@ -42,7 +42,6 @@ static void usage(FILE *f)
 /* Set by SIGINT/SIGTERM (cli/ is the only place with global state): the run stops, kills its
  * clients, keeps every finished set and exits 128 + the signal. */
 static volatile int g_stop;
-static void on_signal(int sig) { g_stop = sig; }
 
 typedef struct Prog {
     Progress p;
@@ -343,13 +342,8 @@ int cmd_tournament(int argc, char **argv)
     snprintf(logdir, sizeof logdir, "%s.logs", db);
     TournamentConfig tc = {&pool, run.sets, run.games, run.seat_change, run.class_reset, run.seed, (int)jobs, pairing,
                            run.duplicate, run.records, (int)mt, (int)ct, logdir, on_progress, NULL, &g_stop};
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    CliCatch cc;
+    cli_catch_stop(&cc, &g_stop);
     Prog pg;
     progress_init(&pg.p, "tournament:", run.sets, !quiet);
     pg.t0 = cli_now();
@@ -359,8 +353,7 @@ int cmd_tournament(int argc, char **argv)
                 run.games, pool.n, jobs, db);
     int tr = tournament_run(&tc, st, err, sizeof err);
     progress_done(&pg.p);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_catch_stop_end(&cc);
     if (tr == TOURNAMENT_STOPPED) {
         long ok = 0, bad = 0;
         store_count_sets(st, &ok, &bad);

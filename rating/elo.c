@@ -19,7 +19,8 @@ double morita_pair_p(double pa, double pb)
     return 1.0 / (1.0 + exp(-l));
 }
 
-void morita_game(int n, const double *r, const double *rank, const double *p, double k, int natural_log, double *out)
+void morita_game(int n, const double *r, const double *rank, const double *p, const float *pij, double k, int natural_log,
+                 double *out)
 {
     for (int i = 0; i < n; i++) {
         double sum = 0;
@@ -27,8 +28,8 @@ void morita_game(int n, const double *r, const double *rank, const double *p, do
             if (j == i)
                 continue;
             double s = rank[i] < rank[j] ? 1.0 : rank[i] > rank[j] ? 0.0 : 0.5;
-            double pij = p ? morita_pair_p(p[i], p[j]) : 0.5;
-            sum += r[i] + k * (s - morita_expected(r[i], r[j], pij, natural_log));
+            double q = pij ? (double)pij[i * n + j] : p ? morita_pair_p(p[i], p[j]) : 0.5;
+            sum += r[i] + k * (s - morita_expected(r[i], r[j], q, natural_log));
         }
         out[i] = sum / (n - 1);
     }

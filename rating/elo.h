@@ -17,9 +17,11 @@ double morita_expected(double ra, double rb, double p, int natural_log);
  * logit(p_ab) = (logit pa - logit pb) / 2 (so p_ab = pa when pb = 1 - pa, 0.5 when equal). */
 double morita_pair_p(double pa, double pb);
 
-/* One game among n players: rank[i] (lower = better, ties allowed), p[i] per-player initial
- * win rates (NULL = all 0.5, i.e. plain multi-player Elo). Writes the new ratings to out
- * (averaged method: R'_i = mean over j != i of R_i + K (s_ij - f_ij)). */
-void morita_game(int n, const double *r, const double *rank, const double *p, double k, int natural_log, double *out);
+/* One game among n players: rank[i] (lower = better, ties allowed), and the initial-hand win
+ * rates either pairwise, pij[i*n + j] = p_ij (dhm handstrength), or per player, p[i], with
+ * p_ij = morita_pair_p(p[i], p[j]); both NULL = all 0.5, i.e. plain multi-player Elo. Writes
+ * the new ratings to out (averaged method: R'_i = mean over j != i of R_i + K (s_ij - f_ij)). */
+void morita_game(int n, const double *r, const double *rank, const double *p, const float *pij, double k,
+                 int natural_log, double *out);
 
 #endif

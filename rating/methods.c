@@ -80,8 +80,8 @@ int method_applies(MethodId m, const Results *res, char *why, size_t whysz)
     }
     if ((need & NEED_P) && !res->has_p) {
         snprintf(why, whysz,
-                 "method %s needs initial-hand win rates (the p column of game,player,rank,p); without them it is "
-                 "elo-game",
+                 "method %s needs initial-hand win rates for every game (the p column of game,player,rank,p, or a "
+                 "store after dhm handstrength --db FILE); without them it is elo-game",
                  METHODS[m].name);
         return 0;
     }
@@ -293,7 +293,9 @@ static int gamewise_run(MethodId m, const RatingParams *p, const Results *res, M
         double r[GAME_MAX_SEATS], nr[GAME_MAX_SEATS];
         for (int i = 0; i < g->n; i++)
             r[i] = out->count[g->player[i]] ? out->rating[g->player[i]] : p->init;
-        morita_game(g->n, r, g->rank, m == M_MORITA ? g->p : NULL, p->game_k, p->natural_log, nr);
+        const int hand = m == M_MORITA;
+        morita_game(g->n, r, g->rank, hand ? g->p : NULL, hand && g->pair >= 0 ? res->pair + g->pair : NULL, p->game_k,
+                    p->natural_log, nr);
         for (int i = 0; i < g->n; i++) {
             out->rating[g->player[i]] = nr[i];
             out->count[g->player[i]]++;

@@ -21,6 +21,7 @@ void results_free(Results *r)
     free(r->names);
     free(r->sets);
     free(r->games);
+    free(r->pair);
     free(r->hash);
     memset(r, 0, sizeof *r);
 }
@@ -154,7 +155,29 @@ int results_add_game(Results *r, int n, const int *player, const double *rank, c
         g->rank[i] = rank[i];
         g->p[i] = p ? p[i] : 0.5;
     }
+    g->pair = -1;
     r->has_p |= p != NULL;
+    return 0;
+}
+
+int results_add_game_pairs(Results *r, int n, const int *player, const double *rank, const double *pij)
+{
+    double p[GAME_MAX_SEATS];
+    if (n < 2 || n > GAME_MAX_SEATS || grow((void **)&r->pair, &r->cap_pair, r->npair + (long)n * n, sizeof *r->pair))
+        return -1;
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++)
+            if (j != i)
+                s += pij[i * n + j];
+        p[i] = s / (n - 1);
+    }
+    if (results_add_game(r, n, player, rank, p))
+        return -1;
+    r->games[r->ngames - 1].pair = r->npair;
+    for (int k = 0; k < n * n; k++)
+        r->pair[r->npair + k] = (float)pij[k];
+    r->npair += (long)n * n;
     return 0;
 }
 

@@ -27,6 +27,7 @@ typedef struct RGame {
     int player[GAME_MAX_SEATS];
     double rank[GAME_MAX_SEATS]; /* lower = better */
     double p[GAME_MAX_SEATS];    /* initial-position win rate, 0.5 when not given */
+    long pair;                   /* pairwise rates: Results.pair[pair + i*n + j] = p_ij; -1 if none */
 } RGame;
 
 typedef struct Results {
@@ -38,6 +39,8 @@ typedef struct Results {
     long ngames, cap_games;
     long games_in_sets; /* games behind the sets when the source knows them (a store), else 0 */
     int has_p;          /* some game came with initial-hand win rates p */
+    float *pair;        /* pairwise rates of the games that have them (RGame.pair) */
+    long npair, cap_pair;
     /* name -> index hash (open addressing) */
     int *hash;
     int hash_cap;
@@ -58,6 +61,9 @@ int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t er
 /* Adds one set (five distinct players). Returns 0 or -1. */
 int results_add_set(Results *r, double order, const int player[SET_PLAYERS], const double points[SET_PLAYERS]);
 int results_add_game(Results *r, int n, const int *player, const double *rank, const double *p);
+/* A game with pairwise initial-hand win rates pij[i*n + j] = p_ij (i finishing above j; the
+ * diagonal is ignored). Its per-player p is the mean over the opponents. */
+int results_add_game_pairs(Results *r, int n, const int *player, const double *rank, const double *pij);
 
 /* Synthetic sets for tests and benchmarks: players "p00", "p01", ... with strength growing by
  * `step` points per index; each set draws five distinct players uniformly and gives each

@@ -110,6 +110,28 @@ int store_records_format(const Store *s);
 int store_set_records(Store *s, long idx, uint8_t **data, size_t *len, int player[NPLAYERS], char *err,
                       size_t errsz);
 
+/* Initial-hand win rates (dhm handstrength, analysis/handstrength.h): one row per set, with
+ * the settings they were made with and, for each game, STORE_HAND_PAIRS counts: the playouts
+ * in which player number i finished above player number j, for the pairs (0,1) (0,2) (0,3)
+ * (0,4) (1,2) (1,3) (1,4) (2,3) (2,4) (3,4). The table is created by the first write; a store
+ * without it simply has none. */
+#define STORE_HAND_PAIRS 10
+typedef struct StoreHandInfo {
+    long sets;       /* sets with rates */
+    int playouts;
+    char method[64]; /* the playout policy, as text */
+    uint64_t seed;
+} StoreHandInfo;
+/* What is stored: sets = 0 if none. Rows made with different settings: a damaged store. */
+int store_hand_p_info(Store *s, StoreHandInfo *info, char *err, size_t errsz);
+/* Removes every stored rate (to recompute with other settings). */
+int store_hand_p_clear(Store *s, char *err, size_t errsz);
+int store_save_hand_p(Store *s, long idx, const StoreHandInfo *info, int games, const uint32_t *wins, char *err,
+                      size_t errsz);
+/* The counts of set idx (games * STORE_HAND_PAIRS into wins) and their playouts: 1 if stored,
+ * 0 if not, -1 if the row does not fit the set (err says so). */
+int store_hand_p(Store *s, long idx, int games, uint32_t *wins, int *playouts, char *err, size_t errsz);
+
 /* One byte per game: the classes of player numbers 0..4 as a permutation code (0..119). */
 uint8_t pack_classes(const int cls[NPLAYERS]);
 void unpack_classes(uint8_t code, int cls[NPLAYERS]);

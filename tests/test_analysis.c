@@ -152,6 +152,103 @@ static void test_bandits_experiment(void **state)
     assert_non_null(strstr(out, "frob"));
 }
 
+/* The value of a CSV row "name,..." (a quoted name) at column col (1-based), or NAN. */
+static double csv_field(const char *csv, const char *row_start, int col)
+{
+    const char *l = strstr(csv, row_start);
+    if (!l)
+        return NAN;
+    for (int i = 1; i < col && l; i++) {
+        l = strchr(l, ',');
+        l = l ? l + 1 : NULL;
+    }
+    return l ? atof(l) : NAN;
+}
+
+static const char *write_pool(char *dir, size_t n, const char *text)
+{
+    assert_non_null(test_tmpdir(dir, n));
+    static char path[128];
+    snprintf(path, sizeof path, "%s/pool", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Paper 004 §5 at a tiny scale: every player judged, the three measures at n = 1 .. 16, random
+ * the most error-prone, and the same CSV whatever --jobs. */
+static void test_errorrate_experiment(void **state)
+{
+    (void)state;
+    static char a[1 << 15], b[1 << 15];
+    char dir[64];
+    const char *pool = write_pool(dir, sizeof dir, "random random\npol-t3 policy:temp=3\nsimple simple\npolicy policy\n"
+                                                   "mc20s mc:sims=20:playout=simple\n");
+    const char *args = "--games-per-player 60 --set-games 10 --judge-games 16 --worlds 5 --quiet --csv";
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --pool %s %s --jobs 2", dhm_bin(), pool, args), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s experiment errorrate --pool %s %s --jobs 1", dhm_bin(), pool, args), 0);
+    assert_string_equal(a, b);
+    const char *names[] = {"random", "pol-t3", "simple", "policy", "mc20s"};
+    double er[5];
+    for (int i = 0; i < 5; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "\n\"%s\",", names[i]);
+        er[i] = csv_field(a, key, 4);
+        assert_true(er[i] > 0 && er[i] < 0.25);
+        assert_int_equal((int)csv_field(a, key, 3), 16);
+    }
+    for (int i = 1; i < 5; i++)
+        assert_true(er[0] > er[i]);
+    for (int n = 1; n <= 16; n *= 2)
+        for (int m = 0; m < 3; m++) {
+            static const char *const meas[] = {"error_rate", "mean_rank", "mean_points"};
+            char key[48];
+            snprintf(key, sizeof key, "\n%d,%s,%d,", n, meas[m], 80 / n);
+            double r = csv_field(a, key, 4);
+            assert_true(r >= -1 && r <= 1);
+        }
+    /* the table form names the paper's tables and the catch-up line */
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --pool %s --games-per-player 60 --set-games 10 "
+                                          "--judge-games 16 --worlds 5 --quiet", dhm_bin(), pool), 0);
+    assert_non_null(strstr(a, "as paper 004 Table 6"));
+    assert_true(strstr(a, "mean rank of 16 games") || strstr(a, "reaches the mean rank's at 16 games"));
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --judge-games 50 --games-per-player 10 2>&1", dhm_bin()), 2);
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+/* Paper 002 §5 at a tiny scale: the four methods side by side, and on held-out games the hands
+ * (alone or inside the corrected expectation) predict the pairs' order better than a coin;
+ * the same output whatever --jobs. */
+static void test_morita_experiment(void **state)
+{
+    (void)state;
+    static char a[1 << 15], b[1 << 15];
+    char dir[64];
+    const char *pool = write_pool(dir, sizeof dir, "random random\npol-t3 policy:temp=3\nsimple simple\npolicy policy\n"
+                                                   "mc20s mc:sims=20:playout=simple\npol-t1 policy:temp=1\n");
+    const char *args = "--sets 24 --set-games 10 --playouts 200 --quiet --csv";
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment morita --pool %s %s --jobs 2", dhm_bin(), pool, args), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s experiment morita --pool %s %s --jobs 1", dhm_bin(), pool, args), 0);
+    assert_string_equal(a, b);
+    for (const char *m = "elo-game\0morita\0sts\0bt\0"; *m; m += strlen(m) + 1) {
+        char key[32];
+        snprintf(key, sizeof key, "\n%s,", m);
+        assert_non_null(strstr(a, key));
+    }
+    const char *h = strstr(a, "# heldout\npredictor,test_games,logloss,logloss_se,brier,brier_se\n");
+    assert_non_null(h);
+    double coin = csv_field(h, "\ncoin,", 3), hand = csv_field(h, "\nhand,", 3), mor = csv_field(h, "\nmorita,", 3);
+    assert_true(fabs(coin - log(2)) < 1e-4);
+    assert_int_equal((int)csv_field(h, "\ncoin,", 2), 48);
+    assert_true(hand < coin - 0.05);
+    assert_true(mor < coin - 0.05);
+    assert_true(csv_field(h, "\nmorita,", 5) < 0.25);
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment morita --playout best 2>&1", dhm_bin()), 2);
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 static void test_choice_experiment(void **state)
 {
     (void)state;
@@ -226,6 +323,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_virtual_game), cmocka_unit_test(test_exp_spec_and_sign_test),
                                        cmocka_unit_test(test_bandits_experiment), cmocka_unit_test(test_choice_experiment),
-                                       cmocka_unit_test(test_desa_experiment)};
+                                       cmocka_unit_test(test_desa_experiment),
+                                       cmocka_unit_test(test_errorrate_experiment), cmocka_unit_test(test_morita_experiment)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,13 +82,13 @@ static void test_morita(void **state)
     double es[4] = {0.64, 0.47, 0.33, 0.30}, r[5] = {1500}, rank[5] = {1, 2, 3, 4, 5}, out[5];
     for (int j = 0; j < 4; j++)
         r[j + 1] = 1500 + 400 * log10(1 / es[j] - 1);
-    morita_game(5, r, rank, NULL, 16, 0, out);
+    morita_game(5, r, rank, NULL, NULL, 16, 0, out);
     NEAR(out[0], 1509.04, 1e-9);
     /* per-player p: the pair rate is p itself when the other's is 1 - p */
     NEAR(morita_pair_p(0.8, 0.2), 0.8, 1e-12);
     NEAR(morita_pair_p(0.3, 0.3), 0.5, 1e-12);
     double p2[2] = {0.1, 0.9}, r2[2] = {1700, 1500}, rk2[2] = {2, 1}, o2[2];
-    morita_game(2, r2, rk2, p2, 16, 0, o2);
+    morita_game(2, r2, rk2, p2, NULL, 16, 0, o2);
     NEAR(o2[0], 1700 - 16 * f, 1e-9);
 }
 
