@@ -46,6 +46,7 @@ $(O)/obj/%.o: %.c
 
 # The built-in policy weights are compiled in (.incbin), so their object depends on them.
 $(O)/obj/players/policy_embed.o: players/policy.weights
+$(O)/obj/players/est_embed.o: players/est.weights
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -264,40 +264,63 @@ static double loss_grad(const DecisionSet *s, const double *w, int nw, int want,
     return n > 0 ? loss / (double)n : 0;
 }
 
-static int fit_model(const DecisionSet *s, double *w, int nw, const TrainOpts *o, int report)
+int adam_fit(double *w, int nw, int epochs, double lr, double l2, LossGradFn f, void *ctx,
+             void (*every)(void *ctx, int epoch, double loss), void *every_ctx)
 {
-    if (s->n == 0)
-        return 0;
     double *g = malloc((size_t)nw * sizeof *g), *m = calloc((size_t)nw, sizeof *m), *v = calloc((size_t)nw, sizeof *v);
-    double *tmp = malloc((size_t)CHUNKS * nw * sizeof *tmp);
-    if (!g || !m || !v || !tmp) {
-        free(g);
-        free(m);
-        free(v);
-        free(tmp);
-        return -1;
-    }
+    int rc = g && m && v ? 0 : -1;
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     double p1 = 1, p2 = 1;
-    for (int e = 1; e <= o->epochs; e++) {
-        double loss = loss_grad(s, w, nw, 0, o->jobs, g, tmp);
+    for (int e = 1; !rc && e <= epochs; e++) {
+        double loss = f(ctx, w, g);
         for (int i = 0; i < nw; i++)
-            g[i] += o->l2 * w[i];
+            g[i] += l2 * w[i];
         p1 *= b1;
         p2 *= b2;
         for (int i = 0; i < nw; i++) {
             m[i] = b1 * m[i] + (1 - b1) * g[i];
             v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
-            w[i] -= o->lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + eps);
+            w[i] -= lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + eps);
         }
-        if (report && o->progress && (e % 10 == 0 || e == o->epochs))
-            o->progress(o->progress_ctx, e, o->epochs, loss, loss_grad(s, w, nw, 1, o->jobs, NULL, tmp));
+        if (every)
+            every(every_ctx, e, loss);
     }
     free(g);
     free(m);
     free(v);
-    free(tmp);
-    return 0;
+    return rc;
+}
+
+typedef struct FitCtx {
+    const DecisionSet *s;
+    int nw, jobs, report;
+    double *tmp;
+    const TrainOpts *o;
+    const double *w;
+} FitCtx;
+
+static double fit_loss_grad(void *ctx, const double *w, double *grad)
+{
+    FitCtx *c = ctx;
+    c->w = w;
+    return loss_grad(c->s, w, c->nw, 0, c->jobs, grad, c->tmp);
+}
+
+static void fit_every(void *ctx, int e, double loss)
+{
+    FitCtx *c = ctx;
+    if (c->report && c->o->progress && (e % 10 == 0 || e == c->o->epochs))
+        c->o->progress(c->o->progress_ctx, e, c->o->epochs, loss, loss_grad(c->s, c->w, c->nw, 1, c->jobs, NULL, c->tmp));
+}
+
+static int fit_model(const DecisionSet *s, double *w, int nw, const TrainOpts *o, int report)
+{
+    if (s->n == 0)
+        return 0;
+    FitCtx c = {s, nw, o->jobs, report, malloc((size_t)CHUNKS * nw * sizeof(double)), o, w};
+    int rc = c.tmp ? adam_fit(w, nw, o->epochs, o->lr, o->l2, fit_loss_grad, &c, fit_every, &c) : -1;
+    free(c.tmp);
+    return rc;
 }
 
 int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w)

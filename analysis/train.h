@@ -67,7 +67,12 @@ typedef struct TrainEval {
  * (exch = 0 plays, 1 gifts); held = -1: all of them. */
 void train_eval(const TrainData *d, const PolicyWeights *w, int exch, int held, TrainEval *out);
 
-#endif
+/* Full-batch Adam (b1 0.9, b2 0.999): `epochs` steps on f's mean loss plus l2/2 |w|^2. f writes
+ * the gradient of its mean loss into grad and returns the loss. every (may be NULL) is called
+ * after each step with the epoch number and the loss. Returns 0 or -1 (out of memory). */
+typedef double (*LossGradFn)(void *ctx, const double *w, double *grad);
+int adam_fit(double *w, int nw, int epochs, double lr, double l2, LossGradFn f, void *ctx,
+             void (*every)(void *ctx, int epoch, double loss), void *every_ctx);
 
 /* ---- policy gradient: REINFORCE on the game's result ---- */
 
@@ -90,3 +95,5 @@ void rl_opts_default(RlOpts *o);
  * (its points in that game - the batch's mean), for plays and gifts. Deterministic for the
  * seed, whatever jobs is. */
 int train_reinforce(const RlOpts *o, PolicyWeights *w);
+
+#endif

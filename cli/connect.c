@@ -58,7 +58,12 @@ int cmd_connect(int argc, char **argv)
     Player *probe; /* check the spec before connecting */
     if (player_create(cfg.spec, 0, &probe, err, sizeof err))
         return cli_fail(cmd, "%s", err);
+    int hidden = probe->reads_hidden;
     player_destroy(probe);
+    if (hidden)
+        return cli_fail(cmd, "%s reads the other players' hidden cards (an experiments-only option): never over the "
+                             "network",
+                        cfg.spec);
     if (!cfg.name)
         cfg.name = cfg.spec;
     ClientResult res;

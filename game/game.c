@@ -174,6 +174,8 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
             int rich = player_of_class(su->cls, c);
             if (rich < 0)
                 continue;
+            if (pl[rich]->oracle)
+                pl[rich]->oracle(pl[rich], hand);
             Cards choice = pl[rich]->exchange(pl[rich], &views.v[rich], 2 - c);
             rec->bad_exchange[rich] = game_give_from_rich(rich, 2 - c, choice, su->cls, hand, rec->changed);
             views.v[rich].given = rec->changed[rich];
@@ -197,6 +199,8 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
             return rc;
         InfoSet *v = &views.v[p];
         view_refresh(v, &g, rec);
+        if (pl[p]->oracle)
+            pl[p]->oracle(pl[p], g.hand);
         const long long t0 = su->timed ? now_us() : 0;
         Move m = pl[p]->play(pl[p], v);
         const long long spent = su->timed ? now_us() - t0 : 0;

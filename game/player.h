@@ -64,6 +64,12 @@ struct Player {
     void (*observe)(Player *self, const InfoSet *info, int who, Move m);
     /* At the end of each game, with the classes reached. Optional. */
     void (*game_end)(Player *self, const InfoSet *info, const int cls[NPLAYERS]);
+    /* Experiments only: the true hands of everyone, before each of this player's decisions
+     * (exchange and play). Called by the in-process engine (game/game.c) only; no network path
+     * ever calls it. Optional; players that read hidden cards through it must say so
+     * (reads_hidden), and dhm connect / dhm serve refuse them. */
+    void (*oracle)(Player *self, const Cards hand[NPLAYERS]);
+    int reads_hidden;
     /* Prints a JSON object with the player's end-of-match statistics, or nothing. Optional. */
     void (*report_json)(Player *self, FILE *out);
     void (*destroy)(Player *self);

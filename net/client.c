@@ -238,6 +238,12 @@ int client_run(const ClientConfig *cfg, ClientResult *res, char *err, size_t err
     res->me = me;
     if (player_create(cfg->spec, player_seed(cfg->seed, me), &c->pl, err, errsz))
         goto out;
+    if (c->pl->reads_hidden) {
+        snprintf(err, errsz, "%s reads the other players' hidden cards (an experiments-only option): never over the "
+                             "network",
+                 cfg->spec);
+        goto out;
+    }
     for (int over = 0; !over;) {
         if (recv_table(c, &t))
             goto out;

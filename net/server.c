@@ -309,7 +309,11 @@ int server_open(Server **out, const ServerConfig *cfg, char *err, size_t errsz)
             s->pl[p]->destroy = remote_destroy;
         } else {
             char e[256];
-            if (player_create(cfg->seats[p], player_seed(cfg->match.seed, p), &s->pl[p], e, sizeof e)) {
+            if (player_create(cfg->seats[p], player_seed(cfg->match.seed, p), &s->pl[p], e, sizeof e) ||
+                (s->pl[p]->reads_hidden &&
+                 snprintf(e, sizeof e, "%s reads the other players' hidden cards (an experiments-only option): not in "
+                                       "a server",
+                          cfg->seats[p]))) {
                 snprintf(err, errsz, "seat %d: %s", p, e);
                 server_close(s);
                 return -1;

@@ -23,6 +23,8 @@
  */
 #include "players/mc.h"
 
+#include "players/estimate.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,26 +78,15 @@ typedef struct Mc {
     uint8_t have_world[WORLDS];
     PolicyWeights w;
     EndgameTT tt;
+    EstOptions eo;                /* the world sampler (players/estimate.h) */
+    EstSampler es;
+    EstKnown ek;                  /* this decision's certain knowledge */
+    Cards truth[NPLAYERS];        /* the true hands, when the engine shows them (est=oracle, acc=1) */
+    int have_truth, acc;
+    long acc_right, acc_total, acc_worlds; /* accuracy of the worlds sampled (truth known) */
 } Mc;
 
 /* ---------------------------------------------------------------- sampling worlds */
-
-/* k cards drawn uniformly from `from` (k <= its size). */
-static Cards draw_cards(Cards from, int k, Rng *rng)
-{
-    int bits[64], n = 0;
-    for (Cards x = from; x; x &= x - 1)
-        bits[n++] = __builtin_ctzll(x);
-    Cards out = 0;
-    for (int i = 0; i < k && i < n; i++) {
-        int j = i + (int)rng_below(rng, (uint32_t)(n - i));
-        int t = bits[i];
-        bits[i] = bits[j];
-        bits[j] = t;
-        out |= 1ULL << bits[i];
-    }
-    return out;
-}
 
 static int partner_of(const int8_t cls[NPLAYERS], int me)
 {
@@ -108,52 +99,18 @@ static int partner_of(const int8_t cls[NPLAYERS], int me)
 
 int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards hand[NPLAYERS])
 {
-    const int me = v->me;
-    Cards fixed[NPLAYERS] = {0};
-    Cards unseen = CARDS_ALL & ~v->hand & ~v->played;
-    int c = v->cls[me];
-    if (c >= 0 && c != 2) {
-        int partner = partner_of(v->cls, me);
-        if (partner >= 0)
-            fixed[partner] |= v->given & unseen; /* rich: what I gave; poor: what was taken */
-    }
-    if (v->first >= 0 && v->first != me && (unseen & CARDS_D3))
-        fixed[v->first] |= CARDS_D3;
     /* Every hand is written whatever happens; -1 says the counts could not all be met. */
     for (int p = 0; p < NPLAYERS; p++)
-        hand[p] = p == me ? v->hand : 0;
-    int need = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (p != me) {
-            if (count[p] < 0 || count[p] > 53)
-                return -1;
-            need += count[p];
-        }
-    if (need != cards_count(unseen))
+        hand[p] = p == v->me ? v->hand : 0;
+    EstKnown k;
+    if (est_known(v, count, &k))
         return -1;
-    for (int pass = 0; pass < 2; pass++) {
-        int ok = 1;
-        Cards rest = unseen;
-        for (int p = 0; p < NPLAYERS; p++)
-            if (p != me) {
-                if (pass == 1)
-                    fixed[p] = 0; /* inconsistent knowledge: fall back to a uniform deal */
-                if (cards_count(fixed[p]) > count[p])
-                    ok = 0;
-                rest &= ~fixed[p];
-            }
-        if (!ok)
-            continue;
-        for (int p = 0; p < NPLAYERS; p++) {
-            if (p == me)
-                continue;
-            Cards add = draw_cards(rest, count[p] - cards_count(fixed[p]), rng);
-            hand[p] = fixed[p] | add;
-            rest &= ~add;
-        }
-        return 0;
-    }
-    return -1;
+    EstOptions o;
+    memset(&o, 0, sizeof o);
+    EstSampler s;
+    est_sampler_init(&s, &o);
+    est_sample(&s, &k, rng, hand);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- playouts */
@@ -368,29 +325,45 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
     return best;
 }
 
-/* Whether worlds consistent with v and these counts exist (a copy of the RNG is used, so the
- * player's stream is not consumed). A peer that shows impossible counts gets the simple rule
- * instead of a search over worlds that cannot be dealt. */
-static int worlds_exist(const InfoSet *v, const int count[NPLAYERS], Rng rng)
+/* Prepares this decision's world sampler: the certain knowledge for these counts, and the
+ * sampler's table (or candidates). -1 when no world can be dealt: a peer that shows impossible
+ * counts gets the simple rule instead of a search over worlds that cannot exist. The uniform
+ * and weights samplers draw nothing here; the policy sampler's candidates come from a stream
+ * of their own. */
+static int prepare_worlds(Mc *mc, const InfoSet *v, const int count[NPLAYERS])
 {
-    Cards hand[NPLAYERS];
-    return mc_sample_hands(v, count, &rng, hand) == 0;
+    if (est_known(v, count, &mc->ek))
+        return -1;
+    Rng r = rng_seed(rng_derive(mc->rng.s, 0x65737469 /* "esti" */, (uint64_t)v->nplays));
+    est_prepare(&mc->es, &mc->eo, v, &mc->ek, &r);
+    mc->es.truth = mc->have_truth && mc->eo.kind == EST_ORACLE ? mc->truth : NULL;
+    return 0;
+}
+
+/* A world from the prepared sampler; its accuracy is counted when the truth is known. */
+static void deal_world(Mc *mc, const InfoSet *v, Rng *r, Cards hand[NPLAYERS])
+{
+    hand[v->me] = v->hand;
+    est_sample(&mc->es, &mc->ek, r, hand);
+    if (mc->have_truth && mc->acc) {
+        est_accuracy(hand, mc->truth, v->me, &mc->acc_right, &mc->acc_total);
+        mc->acc_worlds++;
+    }
 }
 
 /* World j of this decision (shared by every arm with common random numbers). */
-static int world(Mc *mc, const InfoSet *v, const int count[NPLAYERS], long j, Cards hand[NPLAYERS])
+static int world(Mc *mc, const InfoSet *v, long j, Cards hand[NPLAYERS])
 {
     if (!mc->crn || j >= WORLDS) {
         Rng r = mc->crn ? sim_rng(mc, j, 0x776f726c64) : mc->rng;
-        int rc = mc_sample_hands(v, count, &r, hand);
+        deal_world(mc, v, &r, hand);
         if (!mc->crn)
             mc->rng = r;
-        return rc;
+        return 0;
     }
     if (!mc->have_world[j]) {
         Rng r = sim_rng(mc, j, 0x776f726c64 /* "world" */);
-        if (mc_sample_hands(v, count, &r, mc->world[j]))
-            return -1;
+        deal_world(mc, v, &r, mc->world[j]);
         mc->have_world[j] = 1;
     }
     memcpy(hand, mc->world[j], sizeof mc->world[j]);
@@ -409,8 +382,8 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
     PlayCtx *c = ctx;
     Cards hand[NPLAYERS];
     GameState g;
-    if (world(mc, c->v, c->count, j, hand))
-        return 0; /* not reached: mc_play checked that worlds can be dealt */
+    if (world(mc, c->v, j, hand))
+        return 0;
     infoset_to_state(c->v, hand, &g);
     Rng r = mc->crn ? sim_rng(mc, j, 0x706c6179 /* "play" */) : mc->rng;
     if (state_apply(&g, mc->moves[mc->arm_move[arm]]) & EV_STALEMATE)
@@ -473,7 +446,7 @@ static Move decide_play(Mc *mc, const InfoSet *v)
     PlayCtx c = {v, {0}};
     for (int p = 0; p < NPLAYERS; p++)
         c.count[p] = v->ncards[p];
-    if (!worlds_exist(v, c.count, mc->rng)) /* what the server shows cannot be dealt */
+    if (prepare_worlds(mc, v, c.count)) /* what the server shows cannot be dealt */
         return simple_choose(mc->moves, n, v->rev);
     Move m;
     if (mc->surewin && endgame_sure_win(v->hand, v->table, v->rev, v->lock, unseen_of(v), &m))
@@ -514,8 +487,8 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     ExchCtx *c = ctx;
     const InfoSet *v = c->v;
     Cards hand[NPLAYERS];
-    if (world(mc, v, c->count, j, hand))
-        return 0; /* not reached: mc_exchange checked that worlds can be dealt */
+    if (world(mc, v, j, hand))
+        return 0;
     const Cards give = c->cand[mc->arm_move[arm]];
     hand[v->me] &= ~give;
     hand[c->partner] |= give;
@@ -592,7 +565,7 @@ static int exch_setup(Mc *mc, const InfoSet *v, ExchCtx *c)
             c->other_poor = p;
     }
     c->count[me] = cards_count(v->hand);
-    return c->partner >= 0 && worlds_exist(v, c->count, mc->rng) ? 0 : -1;
+    return c->partner >= 0 && prepare_worlds(mc, v, c->count) == 0 ? 0 : -1;
 }
 
 /* Runs `worlds` paired simulations of each of k arms (world j and stream j shared). */
@@ -601,6 +574,9 @@ static void paired_values(Mc *mc, int k, SimFn sim, void *ctx, int worlds, uint6
     const long crn = mc->crn;
     mc->crn = 1;
     mc->dseed = seed;
+    /* the endgame table solves more within its node limit when warm: start cold, so the values
+     * depend on (v, seed) only, never on what was evaluated before */
+    endgame_tt_clear(&mc->tt);
     memset(mc->have_world, 0, sizeof mc->have_world);
     for (int a = 0; a < k; a++) {
         mc->arm_move[a] = a;
@@ -622,7 +598,7 @@ int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int wor
     PlayCtx c = {v, {0}};
     for (int i = 0; i < NPLAYERS; i++)
         c.count[i] = v->ncards[i];
-    if (!worlds_exist(v, c.count, mc->rng))
+    if (prepare_worlds(mc, v, c.count))
         return -1;
     memcpy(mc->moves, mv, (size_t)n * sizeof *mv);
     paired_values(mc, n, sim_play, &c, worlds, seed, q);
@@ -711,6 +687,12 @@ static void mc_report(Player *self, FILE *out)
                  "\"decisions\": %ld, \"searched\": %ld, \"simulations\": %ld",
             mc->choice ? "choice" : bandit_name(mc->kind), mc->games, mc->cpu, 1000 * mc->cpu / g, mc->decisions,
             mc->searched, mc->sims_done);
+    char est[96];
+    est_options_describe(&mc->eo, est, sizeof est);
+    fprintf(out, ", \"est\": \"%s\"", est);
+    if (mc->acc_worlds)
+        fprintf(out, ", \"est_worlds\": %ld, \"est_accuracy\": %.5f", mc->acc_worlds,
+                (double)mc->acc_right / (double)(mc->acc_total ? mc->acc_total : 1));
     if (!mc->choice) {
         fprintf(out, "}");
         return;
@@ -725,7 +707,20 @@ static void mc_report(Player *self, FILE *out)
     fprintf(out, "]}");
 }
 
-static void mc_destroy(Player *self) { free(self->impl); }
+static void mc_destroy(Player *self)
+{
+    Mc *mc = self->impl;
+    est_sampler_free(&mc->es);
+    est_options_free(&mc->eo);
+    free(mc);
+}
+
+static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
+{
+    Mc *mc = self->impl;
+    memcpy(mc->truth, hand, sizeof mc->truth);
+    mc->have_truth = 1;
+}
 
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
 {
@@ -735,6 +730,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         return -1;
     }
     bandit_params_default(&mc->bp);
+    long acc = 0;
     const char *bn = spec_get_str(s, "bandit", "ucb1-tuned");
     int k = bandit_parse(bn);
     if (k < 0 && strcmp(bn, "choice")) {
@@ -781,13 +777,19 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "b", 0, 100, 1, &mc->bp.v_b, err, errsz) ||
         spec_get_double(s, "klc", 0, 100, 0, &mc->bp.kl_c, err, errsz) ||
         spec_get_double(s, "alpha", 1e-6, 10, 0.1, &mc->bp.ucb2_alpha, err, errsz) ||
+        spec_get_int(s, "acc", 0, 1, 0, &acc, err, errsz) ||
+        est_options(s, "est", "est-model", EST_UNIFORM, &mc->eo, err, errsz) ||
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
-                          "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop",
+                          "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
+                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, acc",
                           err, errsz)) {
+        est_options_free(&mc->eo);
         free(mc);
         return -1;
     }
+    mc->acc = (int)acc;
+    est_sampler_init(&mc->es, &mc->eo);
     for (int a = 0; a < MC_CHOICE_ARMS; a++)
         mc->inner[a].alpha = mc->inner[a].beta = 1;
     if (!pol && (mc->prune > 0 || mc->xtop > 0)) { /* the policy's gifts and prior need its weights */
@@ -804,5 +806,8 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     p->game_end = mc_game_end;
     p->report_json = mc_report;
     p->destroy = mc_destroy;
+    if (mc->eo.kind == EST_ORACLE || mc->acc) /* the engine shows the true hands to this player */
+        p->oracle = mc_oracle;
+    p->reads_hidden = mc->eo.kind == EST_ORACLE;
     return 0;
 }

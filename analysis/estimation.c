@@ -1,0 +1,97 @@
+/* estimation.c — a sampler's accuracy over recorded decisions (estimation.h). */
+#include "analysis/estimation.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/decisions.h"
+
+typedef struct AccWalk {
+    const EstAccConfig *c;
+    EstAccResult *r;
+    long game;
+    double secs, prep;
+    EstSampler s;
+} AccWalk;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int on_decision(void *ctx, const Decision *d)
+{
+    AccWalk *w = ctx;
+    if (d->exchange)
+        return 0;
+    const InfoSet *v = d->v;
+    int count[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = v->ncards[p];
+    EstKnown k;
+    if (est_known(v, count, &k))
+        return 0;
+    EstSampler *s = &w->s;
+    Rng rng = rng_seed(rng_derive(w->c->seed, (uint64_t)w->game, (uint64_t)d->ply));
+    double t0 = now_s();
+    est_prepare(s, w->c->est, v, &k, &rng);
+    w->prep += now_s() - t0;
+    s->truth = s->kind == EST_ORACLE ? d->truth->hand : NULL;
+    EstAccResult *r = w->r;
+    r->decisions++;
+    for (int j = 0; j < w->c->worlds; j++) {
+        Cards hand[NPLAYERS];
+        hand[v->me] = v->hand;
+        double t1 = now_s();
+        est_sample(s, &k, &rng, hand);
+        w->secs += now_s() - t1;
+        long right = 0, total = 0;
+        est_accuracy(hand, d->truth->hand, v->me, &right, &total);
+        r->right += right;
+        r->total += total;
+        r->exact += right == total;
+        r->worlds++;
+        for (int p = 0; p < NPLAYERS; p++)
+            if (p != v->me) {
+                Cards dealt = hand[p] & k.deal;
+                r->right_dealt += cards_count(dealt & d->truth->hand[p]);
+            }
+        r->total_dealt += cards_count(k.deal);
+    }
+    return 0;
+}
+
+static int on_game(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
+{
+    (void)names;
+    AccWalk *w = ctx;
+    if (w->c->max_games && index >= w->c->max_games)
+        return 1;
+    w->game = index;
+    w->r->games++;
+    long r0 = w->r->right, t0 = w->r->total;
+    int rc = decisions_each(rec, on_decision, w);
+    if (w->r->total > t0) {
+        double a = (double)(w->r->right - r0) / (double)(w->r->total - t0);
+        w->r->game_sum += a;
+        w->r->game_sq += a * a;
+    }
+    return rc;
+}
+
+int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    AccWalk w = {c, out, 0, 0, 0, {0}};
+    est_sampler_init(&w.s, c->est);
+    int rc = games_each(src, on_game, &w, err, errsz);
+    est_sampler_free(&w.s);
+    if (rc < 0)
+        return -1;
+    out->ns_per_world = out->worlds ? 1e9 * w.secs / out->worlds : 0;
+    out->us_prepare = out->decisions ? 1e6 * w.prep / out->decisions : 0;
+    return 0;
+}

@@ -1,0 +1,147 @@
+/* estimate.c — `dhm estimate`: the accuracy of world samplers on recorded games (paper 003's
+ * measure; analysis/estimation.h). */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/estimation.h"
+#include "cli/cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dhm estimate (--kifu FILE... | --db FILE.sqlite) [--est SPEC]... [options]\n"
+            "How well world samplers guess the hidden cards (paper 003's accuracy): at every play\n"
+            "decision of the records, from the turn player's view, --worlds worlds are dealt and\n"
+            "compared with the true hands. accuracy = share of the opponents' cards (known ones\n"
+            "included) given to their true holder; dealt = the same over the cards the sampler had\n"
+            "to guess; exact = share of worlds entirely right.\n\n"
+            "  --kifu FILE        records (repeatable; also: the remaining arguments)\n"
+            "  --db FILE          a tournament store made with --records (repeatable)\n"
+            "  --est SPEC         a sampler (repeatable; default uniform): uniform,\n"
+            "                     weights[:order=suit-a|suit-d|rank-a|rank-d|random][:model=FILE],\n"
+            "                     oracle:method=all-w|all-s|each-w|each-s:p=P[:model=FILE],\n"
+            "                     policy[:k=64][:beta=0.5][:weights=FILE][:model=FILE]\n"
+            "  --worlds N         worlds per decision (100)\n"
+            "  --games N          only the first N games\n"
+            "  --seed S           (1)\n"
+            "  --csv | --json     machine-readable output instead of the table\n");
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP };
+    static const struct option opts[] = {{"kifu", required_argument, 0, O_KIFU},     {"db", required_argument, 0, O_DB},
+                                         {"est", required_argument, 0, O_EST},       {"worlds", required_argument, 0, O_WORLDS},
+                                         {"games", required_argument, 0, O_GAMES},   {"seed", required_argument, 0, O_SEED},
+                                         {"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
+                                         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
+    const char *cmd = "estimate";
+    const char *kifu[256], *dbs[64], *specs[32];
+    int nkifu = 0, ndb = 0, nspec = 0, csv = 0, json = 0, c;
+    long worlds = 100, games = 0;
+    uint64_t seed = 1;
+    optind = 1;
+    while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
+        switch (c) {
+        case O_KIFU:
+            if (nkifu >= 256)
+                return cli_fail(cmd, "at most 256 record files");
+            kifu[nkifu++] = optarg;
+            break;
+        case O_DB:
+            if (ndb >= 64)
+                return cli_fail(cmd, "at most 64 stores");
+            dbs[ndb++] = optarg;
+            break;
+        case O_EST:
+            if (nspec >= 32)
+                return cli_fail(cmd, "at most 32 samplers");
+            specs[nspec++] = optarg;
+            break;
+        case O_WORLDS: if (cli_long(cmd, "--worlds", optarg, 1, 100000, &worlds)) return 2; break;
+        case O_GAMES: if (cli_long(cmd, "--games", optarg, 1, 100000000, &games)) return 2; break;
+        case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
+        case O_CSV: csv = 1; break;
+        case O_JSON: json = 1; break;
+        case O_HELP: usage(stdout); return 0;
+        default: return 2;
+        }
+    }
+    for (; optind < argc && nkifu < 256; optind++)
+        kifu[nkifu++] = argv[optind];
+    if (!nkifu && !ndb)
+        return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
+    if (csv && json)
+        return cli_fail(cmd, "--csv and --json exclude each other");
+    if (!nspec)
+        specs[nspec++] = "uniform";
+    char err[512];
+    EstOptions *eo = calloc((size_t)nspec, sizeof *eo);
+    if (!eo)
+        return cli_error(cmd, "out of memory");
+    int rc = 0, parsed = 0;
+    for (; parsed < nspec && !rc; parsed++)
+        if (est_options_parse(specs[parsed], &eo[parsed], err, sizeof err))
+            rc = cli_fail(cmd, "--est %s: %s", specs[parsed], err);
+    if (rc)
+        parsed--;
+    GameSource src = {kifu, nkifu, dbs, ndb, 0};
+    if (!rc) {
+        if (csv)
+            printf("sampler,games,decisions,worlds,accuracy,accuracy_se,accuracy_dealt,exact,ns_per_world,us_prepare\n");
+        else if (json)
+            printf("{\"worlds_per_decision\":%ld,\"seed\":%llu,\"se_kind\":\"standard error over games\",\"samplers\":[",
+                   worlds, (unsigned long long)seed);
+        else
+            printf("%-30s %6s %9s %9s %8s %7s %8s %7s %9s %9s\n", "sampler", "games", "decisions", "worlds", "accuracy",
+                   "se", "dealt", "exact", "ns/world", "us/prep");
+    }
+    for (int i = 0; i < nspec && !rc; i++) {
+        EstAccConfig ac = {&eo[i], (int)worlds, seed, games};
+        EstAccResult r;
+        if (est_accuracy_run(&ac, &src, &r, err, sizeof err)) {
+            rc = cli_error(cmd, "%s", err);
+            break;
+        }
+        char desc[96];
+        est_options_describe(&eo[i], desc, sizeof desc);
+        double acc = r.total ? (double)r.right / r.total : NAN, dealt = r.total_dealt ? (double)r.right_dealt / r.total_dealt : NAN,
+               exact = r.worlds ? (double)r.exact / r.worlds : NAN;
+        double gm = r.games ? r.game_sum / r.games : NAN;
+        double se = r.games > 1 ? sqrt(fmax(0, (r.game_sq - r.games * gm * gm) / (r.games - 1)) / r.games) : NAN;
+        if (csv) {
+            csv_str(stdout, desc);
+            printf(",%ld,%ld,%ld,%.5f,%.5f,%.5f,%.5f,%.1f,%.2f\n", r.games, r.decisions, r.worlds, acc, se, dealt, exact,
+                   r.ns_per_world, r.us_prepare);
+        } else if (json) {
+            printf("%s{\"sampler\":", i ? "," : "");
+            json_str(stdout, desc);
+            printf(",\"games\":%ld,\"decisions\":%ld,\"worlds\":%ld,\"accuracy\":", r.games, r.decisions, r.worlds);
+            json_num(stdout, acc);
+            printf(",\"accuracy_se\":");
+            json_num(stdout, se);
+            printf(",\"accuracy_dealt\":");
+            json_num(stdout, dealt);
+            printf(",\"exact\":");
+            json_num(stdout, exact);
+            printf(",\"ns_per_world\":%.1f,\"us_prepare\":%.2f}", r.ns_per_world, r.us_prepare);
+        } else {
+            printf("%-30s %6ld %9ld %9ld %8.4f %7.4f %8.4f %7.4f %9.0f %9.1f\n", desc, r.games, r.decisions, r.worlds, acc,
+                   se, dealt, exact, r.ns_per_world, r.us_prepare);
+        }
+    }
+    if (!rc) {
+        if (json)
+            printf("]}\n");
+        else if (!csv)
+            printf("accuracy: share of the opponents' cards (known ones included) with the right holder, over every "
+                   "world; se: standard error over games;\ndealt: the same over the cards the sampler guessed; exact: "
+                   "worlds entirely right; ns/world: sampling time on one thread; us/prep: preparing a decision (table, candidates)\n");
+    }
+    for (int i = 0; i < parsed; i++)
+        est_options_free(&eo[i]);
+    free(eo);
+    return rc;
+}

@@ -1,0 +1,863 @@
+/* estimate.c — hard constraints, the weight table and world samplers (estimate.h). */
+#include "players/estimate.h"
+
+#include "players/players.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const KIND_NAMES[EST_KINDS] = {"uniform", "weights", "oracle", "policy"};
+static const char *const ORDER_NAMES[ORDER_KINDS] = {"suit-a", "suit-d", "rank-a", "rank-d", "random"};
+static const char *const ORACLE_NAMES[ORACLE_KINDS] = {"all-w", "all-s", "each-w", "each-s"};
+
+static int parse_name(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], s))
+            return i;
+    return -1;
+}
+
+const char *est_kind_name(int k) { return k >= 0 && k < EST_KINDS ? KIND_NAMES[k] : "?"; }
+int est_kind_parse(const char *s) { return parse_name(KIND_NAMES, EST_KINDS, s); }
+const char *est_order_name(int o) { return o >= 0 && o < ORDER_KINDS ? ORDER_NAMES[o] : "?"; }
+int est_order_parse(const char *s) { return parse_name(ORDER_NAMES, ORDER_KINDS, s); }
+const char *est_oracle_name(int m) { return m >= 0 && m < ORACLE_KINDS ? ORACLE_NAMES[m] : "?"; }
+int est_oracle_parse(const char *s) { return parse_name(ORACLE_NAMES, ORACLE_KINDS, s); }
+
+#define S2_BIT (COL_MAX * 4 + SUIT_S)
+#define CARD_S2 (1ULL << S2_BIT)
+
+/* ---------------------------------------------------------------- constraints */
+
+static int partner_of(const int8_t cls[NPLAYERS], int me)
+{
+    int want = 4 - cls[me];
+    for (int p = 0; p < NPLAYERS; p++)
+        if (cls[p] == want)
+            return p;
+    return -1;
+}
+
+/* Whether the joker and the spade 2 (the only cards with forbidden holders) can be placed. */
+static int specials_fit(const EstKnown *k)
+{
+    int ej = 0, es = 0, both = -1, nboth = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p == k->me || k->room[p] <= 0)
+            continue;
+        int j = !(k->forbid[p] & CARDS_JOKER), s = !(k->forbid[p] & CARD_S2);
+        ej += j;
+        es += s;
+        if (j && s) {
+            both = p;
+            nboth++;
+        }
+    }
+    int needj = (k->deal & CARDS_JOKER) != 0, needs = (k->deal & CARD_S2) != 0;
+    if ((needj && !ej) || (needs && !es))
+        return 0;
+    /* both cards with a single possible holder that has room for one */
+    if (needj && needs && ej == 1 && es == 1 && nboth == 1 && k->room[both] < 2)
+        return 0;
+    return 1;
+}
+
+int est_known(const InfoSet *v, const int count[NPLAYERS], EstKnown *k)
+{
+    const int me = v->me;
+    memset(k, 0, sizeof *k);
+    k->me = me;
+    const Cards hidden = CARDS_ALL & ~v->hand & ~v->played;
+    int need = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != me) {
+            if (count[p] < 0 || count[p] > 53)
+                return -1;
+            need += count[p];
+        }
+    if (need != cards_count(hidden))
+        return -1;
+    const int exch = v->cls[me] >= 0;
+    if (exch && v->cls[me] != 2) {
+        int partner = partner_of(v->cls, me);
+        if (partner >= 0)
+            k->fixed[partner] |= v->given & hidden; /* rich: what I gave; poor: what was taken */
+    }
+    if (v->first >= 0 && v->first != me && (hidden & CARDS_D3))
+        k->fixed[v->first] |= CARDS_D3;
+    Cards fixed_all = 0;
+    int ok = 1;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != me) {
+            ok &= cards_count(k->fixed[p]) <= count[p];
+            ok &= !(fixed_all & k->fixed[p]);
+            fixed_all |= k->fixed[p];
+        }
+    if (!ok) { /* inconsistent knowledge: deal everything */
+        memset(k->fixed, 0, sizeof k->fixed);
+        fixed_all = 0;
+    }
+    k->deal = hidden & ~fixed_all;
+    for (int p = 0; p < NPLAYERS; p++)
+        k->room[p] = p == me ? 0 : count[p] - cards_count(k->fixed[p]);
+    if (exch) {
+        for (int p = 0; p < NPLAYERS; p++) {
+            if (p == me)
+                continue;
+            if (v->cls[p] == 4) /* the daihinmin gave its two strongest cards */
+                k->forbid[p] |= CARDS_JOKER | CARD_S2;
+            else if (v->cls[p] == 3) /* the hinmin gave its strongest */
+                k->forbid[p] |= CARDS_JOKER;
+        }
+        /* what a rich partner I am gave back is in fixed, never dealt */
+        if (!specials_fit(k))
+            memset(k->forbid, 0, sizeof k->forbid);
+    }
+    return 0;
+}
+
+int est_world_ok(const EstKnown *k, const Cards hand[NPLAYERS])
+{
+    Cards all = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p == k->me)
+            continue;
+        if ((hand[p] & k->fixed[p]) != k->fixed[p])
+            return 0;
+        Cards dealt = hand[p] & ~k->fixed[p];
+        if (cards_count(dealt) != k->room[p] || (dealt & ~k->deal) || (dealt & k->forbid[p]) || (all & hand[p]))
+            return 0;
+        all |= hand[p];
+    }
+    return (all & k->deal) == k->deal;
+}
+
+/* ---------------------------------------------------------------- the weight table */
+
+static int size_bucket(int n) { return n <= 3 ? 0 : n <= 7 ? 1 : 2; }
+static int kind_of(Move m) { return m.type == MOVE_GROUP ? 1 : m.type == MOVE_SEQ ? 2 : 0; }
+static int strength(int col, int rev) { return rev ? 14 - col : col; }
+
+/* The strength of a meld's top card in the direction of play. */
+static int top_strength(Move m, int rev)
+{
+    if (m.type == MOVE_JOKER)
+        return 14;
+    int hi = m.type == MOVE_SEQ ? m.low + m.n - 1 : m.low;
+    return rev ? strength(m.low, 1) : strength(hi, 0);
+}
+
+void est_features(const InfoSet *v, EstFeatures *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int p = 0; p < NPLAYERS; p++)
+        f->cls[p] = v->cls[p] >= 0 && v->cls[p] < NPLAYERS ? 1 + v->cls[p] : 0;
+    if (v->first < 0 || v->first >= NPLAYERS)
+        return; /* the exchange: no play yet */
+    static const Cards none[NPLAYERS] = {0};
+    GameState g;
+    state_init(&g, none, v->seat, v->first);
+    int left[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        left[p] = v->start_ncards[p];
+    for (int i = 0; i < v->nplays && !g.over; i++) {
+        const Move m = v->plays[i].move;
+        const int p = g.turn;
+        if (p != v->plays[i].player)
+            break; /* a history that does not follow the turns: stop reading it */
+        const int sb = size_bucket(left[p]);
+        EstEvent e = {0, 0, g.rev};
+        int have = 0;
+        if (m.type == MOVE_PASS) {
+            if (g.table.type != MOVE_PASS) {
+                e.bucket = (uint8_t)(18 + kind_of(g.table) * 3 + sb);
+                e.ref = (uint8_t)top_strength(g.table, g.rev);
+                have = 1;
+            }
+        } else {
+            const int lead = g.table.type == MOVE_PASS;
+            e.bucket = (uint8_t)(lead * 9 + kind_of(m) * 3 + sb);
+            e.ref = (uint8_t)top_strength(m, g.rev);
+            have = 1;
+            left[p] -= m.n;
+        }
+        if (have && f->nev[p] < EST_MAX_EVENTS)
+            f->ev[p][f->nev[p]++] = e;
+        if (state_apply_ex(&g, m, m.type != MOVE_PASS && left[p] <= 0) & EV_STALEMATE)
+            break;
+    }
+}
+
+int est_rel(int b, const EstEvent *e)
+{
+    if (b == 13)
+        return 0;
+    if (b + 1 == COL_8)
+        return 8;
+    int d = strength(b + 1, e->rev) - e->ref;
+    return d <= -3 ? 1 : d >= 3 ? 7 : 4 + d;
+}
+
+void est_table(const EstModel *m, const EstFeatures *f, double lw[NPLAYERS][EST_BINS])
+{
+    for (int p = 0; p < NPLAYERS; p++) {
+        for (int b = 0; b < EST_BINS; b++)
+            lw[p][b] = m->prior[f->cls[p]][b];
+        for (int k = 0; k < f->nev[p]; k++) {
+            const EstEvent *e = &f->ev[p][k];
+            const double *row = m->ev[e->bucket];
+            for (int b = 0; b < EST_BINS; b++)
+                lw[p][b] += row[est_rel(b, e)];
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- model files */
+
+#define EST_MAGIC "dhm estimation model 1"
+
+int est_model_save(FILE *f, const EstModel *m, const char *comment)
+{
+    fprintf(f, "%s\n", EST_MAGIC);
+    if (comment)
+        fprintf(f, "# %s\n", comment);
+    fprintf(f, "# prior[class][bin]: class unknown, daifugo..daihinmin; bins 3..2, joker\n");
+    for (int c = 0; c < EST_CLASSES; c++) {
+        fprintf(f, "prior");
+        for (int b = 0; b < EST_BINS; b++)
+            fprintf(f, " %.6f", m->prior[c][b]);
+        fputc('\n', f);
+    }
+    fprintf(f, "# ev[event][relation]: relations joker, <=-3, -2, -1, same, +1, +2, >=+3, an 8\n");
+    for (int e = 0; e < EST_EVENTS; e++) {
+        fprintf(f, "ev");
+        for (int r = 0; r < EST_REL; r++)
+            fprintf(f, " %.6f", m->ev[e][r]);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int est_model_parse(const char *text, const char *name, EstModel *m, char *err, size_t errsz)
+{
+    memset(m, 0, sizeof *m);
+    const char *s = text;
+    int line = 1, np = 0, ne = 0, magic = 0;
+    while (*s) {
+        const char *end = strchr(s, '\n');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        char buf[1024];
+        if (len >= sizeof buf) {
+            snprintf(err, errsz, "%s:%d: line too long", name, line);
+            return -1;
+        }
+        memcpy(buf, s, len);
+        buf[len] = 0;
+        if (!magic) {
+            if (strcmp(buf, EST_MAGIC)) {
+                snprintf(err, errsz, "%s: not a dhm estimation model (first line must be '%s')", name, EST_MAGIC);
+                return -1;
+            }
+            magic = 1;
+        } else if (buf[0] && buf[0] != '#') {
+            int isp = !strncmp(buf, "prior ", 6), ise = !strncmp(buf, "ev ", 3);
+            int want = isp ? EST_BINS : EST_REL;
+            double *row = isp && np < EST_CLASSES ? m->prior[np] : ise && ne < EST_EVENTS ? m->ev[ne] : NULL;
+            if (!row) {
+                snprintf(err, errsz, "%s:%d: unexpected line (a model has %d prior and %d ev lines)", name, line,
+                         EST_CLASSES, EST_EVENTS);
+                return -1;
+            }
+            char *p = buf + (isp ? 6 : 3);
+            for (int i = 0; i < want; i++) {
+                char *q;
+                double x = strtod(p, &q);
+                if (q == p || !isfinite(x) || fabs(x) > 100) {
+                    snprintf(err, errsz, "%s:%d: expected %d numbers in [-100, 100]", name, line, want);
+                    return -1;
+                }
+                row[i] = x;
+                p = q;
+            }
+            while (*p == ' ' || *p == '\t' || *p == '\r')
+                p++;
+            if (*p) {
+                snprintf(err, errsz, "%s:%d: more than %d numbers", name, line, want);
+                return -1;
+            }
+            np += isp;
+            ne += ise;
+        }
+        line++;
+        s = end ? end + 1 : s + len;
+    }
+    if (np != EST_CLASSES || ne != EST_EVENTS) {
+        snprintf(err, errsz, "%s: truncated: %d of %d prior lines and %d of %d ev lines", name, np, EST_CLASSES, ne,
+                 EST_EVENTS);
+        return -1;
+    }
+    return 0;
+}
+
+int est_model_load(const char *path, EstModel *m, char *err, size_t errsz)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errsz, "cannot open %s", path);
+        return -1;
+    }
+    char *text = malloc(1 << 20);
+    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (!text) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    text[n] = 0;
+    int rc = est_model_parse(text, path, m, err, errsz);
+    free(text);
+    return rc;
+}
+
+extern const char est_weights_text[];
+static EstModel g_builtin;
+static int g_builtin_ok;
+static char g_builtin_err[256];
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void builtin_init(void)
+{
+    g_builtin_ok = est_model_parse(est_weights_text, "the built-in players/est.weights", &g_builtin, g_builtin_err,
+                                   sizeof g_builtin_err) == 0;
+}
+
+const EstModel *est_builtin(char *err, size_t errsz)
+{
+    pthread_once(&g_once, builtin_init);
+    if (!g_builtin_ok && err)
+        snprintf(err, errsz, "%s", g_builtin_err);
+    return g_builtin_ok ? &g_builtin : NULL;
+}
+
+/* ---------------------------------------------------------------- sampling */
+
+static uint8_t g_order[ORDER_RANDOM][53];
+static pthread_once_t g_order_once = PTHREAD_ONCE_INIT;
+static const int SUIT_ORDER[4] = {SUIT_S, SUIT_H, SUIT_D, SUIT_C};
+
+static void orders_init(void)
+{
+    for (int o = 0; o < ORDER_RANDOM; o++) {
+        int n = 0;
+        g_order[o][n++] = JOKER_BIT;
+        g_order[o][n++] = S2_BIT;
+        const int asc = o == ORDER_SUIT_A || o == ORDER_RANK_A, suit_major = o == ORDER_SUIT_A || o == ORDER_SUIT_D;
+        for (int a = 0; a < 4 * 13; a++) {
+            int si = suit_major ? a / 13 : a % 4, ci = suit_major ? a % 13 : a / 4;
+            int bit = card_bit(asc ? COL_MIN + ci : COL_MAX - ci, SUIT_ORDER[si]);
+            if (bit != S2_BIT)
+                g_order[o][n++] = (uint8_t)bit;
+        }
+    }
+}
+
+double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w)
+{
+    Cards init[NPLAYERS];
+    memcpy(init, hand, sizeof init);
+    for (int i = 0; i < v->nplays; i++)
+        if (v->plays[i].move.type != MOVE_PASS && v->plays[i].player < NPLAYERS)
+            init[v->plays[i].player] |= move_cards(v->plays[i].move);
+    GameState g;
+    state_init(&g, init, v->seat, v->first);
+    double ll = 0;
+    Move mv[MOVEGEN_MAX];
+    double sc[MOVEGEN_MAX];
+    for (int i = 0; i < v->nplays && !g.over; i++) {
+        const Move m = v->plays[i].move;
+        if (g.turn != v->me) {
+            int n = state_moves(&g, mv), at = -1;
+            for (int j = 0; j < n; j++)
+                if (!memcmp(&mv[j], &m, sizeof m))
+                    at = j;
+            if (at < 0)
+                return -INFINITY; /* this world cannot have made that play */
+            if (n >= 2) {
+                PolicyCtx c;
+                policy_ctx_state(&c, &g);
+                policy_scores(w, &c, mv, n, sc);
+                double mx = sc[0], z = 0;
+                for (int j = 1; j < n; j++)
+                    mx = sc[j] > mx ? sc[j] : mx;
+                for (int j = 0; j < n; j++)
+                    z += exp(sc[j] - mx);
+                ll += sc[at] - mx - log(z);
+            }
+        }
+        if (state_apply(&g, m) & EV_STALEMATE)
+            break;
+    }
+    return ll;
+}
+
+static void flat(EstSampler *s)
+{
+    for (int p = 0; p < NPLAYERS; p++)
+        for (int b = 0; b < EST_BINS; b++)
+            s->w[p][b] = 1;
+}
+
+void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng)
+{
+    s->npool = 0;
+    if (s->kind == EST_UNIFORM || !o->model) {
+        flat(s);
+    } else {
+        EstFeatures f;
+        double lw[NPLAYERS][EST_BINS];
+        est_features(v, &f);
+        est_table(o->model, &f, lw);
+        for (int p = 0; p < NPLAYERS; p++) {
+            double mx = lw[p][0];
+            for (int b = 1; b < EST_BINS; b++)
+                mx = lw[p][b] > mx ? lw[p][b] : mx;
+            for (int b = 0; b < EST_BINS; b++)
+                s->w[p][b] = exp(lw[p][b] - mx); /* per-player normalisation (snowl): only ratios matter */
+        }
+    }
+    if (s->kind != EST_POLICY || !o->pw)
+        return;
+    int n = o->k < 1 ? 1 : o->k > EST_MAX_POOL ? EST_MAX_POOL : o->k;
+    if (!s->pool) {
+        s->pool = malloc(EST_MAX_POOL * sizeof *s->pool);
+        s->cum = malloc(EST_MAX_POOL * sizeof *s->cum);
+        if (!s->pool || !s->cum) {
+            est_sampler_free(s);
+            return; /* the weight table alone */
+        }
+    }
+    EstSampler base = *s;
+    base.kind = EST_WEIGHTS;
+    base.order = ORDER_RANDOM;
+    base.pool = NULL;
+    double ll[EST_MAX_POOL], mx = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        s->pool[i][k->me] = v->hand;
+        est_sample(&base, k, rng, s->pool[i]);
+        ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw);
+        mx = ll[i] > mx ? ll[i] : mx;
+    }
+    double tot = 0;
+    for (int i = 0; i < n; i++) {
+        tot += mx > -INFINITY ? exp(ll[i] - mx) : 1;
+        s->cum[i] = tot;
+    }
+    s->npool = n;
+    if (o->mcmc <= 0)
+        return;
+    /* resample-move: n draws by weight, then o->mcmc Metropolis swaps on each (equal weights after) */
+    static __thread Cards (*tmp)[NPLAYERS];
+    if (!tmp && !(tmp = malloc(EST_MAX_POOL * sizeof *tmp)))
+        return;
+    double tll[EST_MAX_POOL];
+    for (int i = 0; i < n; i++) {
+        double r = rng_double(rng) * tot;
+        int j = 0;
+        while (j < n - 1 && r >= s->cum[j])
+            j++;
+        memcpy(tmp[i], s->pool[j], sizeof tmp[i]);
+        tll[i] = ll[j];
+    }
+    for (int i = 0; i < n; i++) {
+        Cards *h = tmp[i];
+        double cur = tll[i];
+        for (int step = 0; step < o->mcmc; step++) {
+            int p = (int)rng_below(rng, NPLAYERS), q = (int)rng_below(rng, NPLAYERS);
+            Cards dp = h[p] & k->deal, dq = h[q] & k->deal;
+            if (p == q || p == k->me || q == k->me || !dp || !dq)
+                continue;
+            int b1 = rng_pick_bit(rng, dp), b2 = rng_pick_bit(rng, dq);
+            if (((k->forbid[q] >> b1) & 1) || ((k->forbid[p] >> b2) & 1))
+                continue;
+            const Cards c1 = 1ULL << b1, c2 = 1ULL << b2;
+            h[p] ^= c1 | c2;
+            h[q] ^= c1 | c2;
+            double nl = o->beta * est_history_loglik(v, h, o->pw);
+            double prior = log(s->w[q][est_bin(b1)] * s->w[p][est_bin(b2)] / (s->w[p][est_bin(b1)] * s->w[q][est_bin(b2)]));
+            if (nl > -INFINITY && log(rng_double(rng) + 1e-300) < nl - cur + prior) {
+                cur = nl;
+            } else { /* rejected: swap back */
+                h[p] ^= c1 | c2;
+                h[q] ^= c1 | c2;
+            }
+        }
+        memcpy(s->pool[i], h, sizeof tmp[i]);
+        s->cum[i] = i + 1.0;
+    }
+}
+
+void est_sampler_free(EstSampler *s)
+{
+    free(s->pool);
+    free(s->cum);
+    s->pool = NULL;
+    s->cum = NULL;
+    s->npool = 0;
+}
+
+/* One card to an opponent with room: probability proportional to weight x room among those
+ * allowed to hold it (any with room if none is). */
+static int pick_holder(const EstSampler *s, const EstKnown *k, const int room[NPLAYERS], int bit, Rng *rng)
+{
+    const int b = est_bin(bit);
+    double acc[NPLAYERS], tot = 0;
+    int last = -1;
+    for (int pass = 0; pass < 2 && tot <= 0; pass++) {
+        tot = 0;
+        for (int p = 0; p < NPLAYERS; p++) {
+            double x = 0;
+            if (p != k->me && room[p] > 0 && (pass || !((k->forbid[p] >> bit) & 1))) {
+                x = s->w[p][b] * room[p];
+                last = p;
+            }
+            tot += x;
+            acc[p] = tot;
+        }
+    }
+    if (tot <= 0)
+        return last;
+    double r = rng_double(rng) * tot;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (r < acc[p])
+            return p;
+    return last;
+}
+
+/* k cards drawn uniformly from `from` (k <= its size). */
+static Cards draw_cards(Cards from, int k, Rng *rng)
+{
+    int bits[64], n = 0;
+    for (Cards x = from; x; x &= x - 1)
+        bits[n++] = __builtin_ctzll(x);
+    Cards out = 0;
+    for (int i = 0; i < k && i < n; i++) {
+        int j = i + (int)rng_below(rng, (uint32_t)(n - i));
+        int t = bits[i];
+        bits[i] = bits[j];
+        bits[j] = t;
+        out |= 1ULL << bits[i];
+    }
+    return out;
+}
+
+/* Deals `deal` into hand[] by the sampler's weights and order (uniform: flat weights, and the
+ * cards beyond the two special ones drawn at once). */
+static void deal_cards(const EstSampler *s, const EstKnown *k, Cards deal, int room[NPLAYERS], int order, Rng *rng,
+                       Cards hand[NPLAYERS])
+{
+    static const int SPECIAL[2] = {JOKER_BIT, S2_BIT};
+    for (int i = 0; i < 2; i++) { /* the cards some players cannot hold go first */
+        if (!((deal >> SPECIAL[i]) & 1))
+            continue;
+        int p = pick_holder(s, k, room, SPECIAL[i], rng);
+        hand[p] |= 1ULL << SPECIAL[i];
+        room[p]--;
+        deal &= ~(1ULL << SPECIAL[i]);
+    }
+    if (s->kind == EST_UNIFORM) {
+        for (int p = 0; p < NPLAYERS; p++) {
+            if (p == k->me || room[p] <= 0)
+                continue;
+            Cards add = draw_cards(deal, room[p], rng);
+            hand[p] |= add;
+            deal &= ~add;
+            room[p] = 0;
+        }
+        return;
+    }
+    uint8_t rnd[64];
+    const uint8_t *seq;
+    int n = 0;
+    if (order == ORDER_RANDOM) {
+        for (Cards x = deal; x; x &= x - 1)
+            rnd[n++] = (uint8_t)__builtin_ctzll(x);
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)rng_below(rng, (uint32_t)(i + 1));
+            uint8_t t = rnd[i];
+            rnd[i] = rnd[j];
+            rnd[j] = t;
+        }
+        seq = rnd;
+    } else {
+        pthread_once(&g_order_once, orders_init);
+        seq = g_order[order];
+        n = 53;
+    }
+    for (int i = 0; i < n; i++) {
+        const int bit = seq[i];
+        if (!((deal >> bit) & 1))
+            continue;
+        int p = pick_holder(s, k, room, bit, rng);
+        hand[p] |= 1ULL << bit;
+        room[p]--;
+    }
+}
+
+/* The hidden cards of the opponents in the oracle's strength order (weakest first). */
+static int undetermined_sorted(Cards deal, int strong_first, uint8_t *out)
+{
+    int n = 0;
+    for (Cards x = deal; x; x &= x - 1)
+        out[n++] = (uint8_t)__builtin_ctzll(x); /* ascending bits = weakest first (ties: clubs < ... < spades) */
+    if (strong_first)
+        for (int i = 0; i < n / 2; i++) {
+            uint8_t t = out[i];
+            out[i] = out[n - 1 - i];
+            out[n - 1 - i] = t;
+        }
+    return n;
+}
+
+/* Paper 003 §3.2: the cards placed correctly. Returns them, per holder in placed[]. */
+static void oracle_place(const EstSampler *s, const EstKnown *k, Cards placed[NPLAYERS])
+{
+    memset(placed, 0, NPLAYERS * sizeof *placed);
+    const int m = cards_count(k->deal);
+    const int d = (int)floor(m * s->p + 1e-9);
+    const int strong = s->oracle == ORACLE_ALL_S || s->oracle == ORACLE_EACH_S;
+    if (d <= 0)
+        return;
+    uint8_t seq[64];
+    if (s->oracle == ORACLE_ALL_W || s->oracle == ORACLE_ALL_S) {
+        int n = undetermined_sorted(k->deal, strong, seq);
+        for (int i = 0; i < d && i < n; i++)
+            for (int p = 0; p < NPLAYERS; p++)
+                if (p != k->me && ((s->truth[p] >> seq[i]) & 1))
+                    placed[p] |= 1ULL << seq[i];
+        return;
+    }
+    /* each-w / each-s: quotas by the largest remainder (Hamilton) over the undetermined cards each
+     * opponent truly holds; ties go to the lower player number */
+    int u[NPLAYERS], q[NPLAYERS], given = 0;
+    double frac[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++) {
+        u[p] = p == k->me ? 0 : cards_count(s->truth[p] & k->deal);
+        double exact = m ? (double)d * u[p] / m : 0;
+        q[p] = (int)floor(exact + 1e-9);
+        frac[p] = exact - q[p];
+        given += q[p];
+    }
+    while (given < d) {
+        int best = -1;
+        for (int p = 0; p < NPLAYERS; p++)
+            if (p != k->me && q[p] < u[p] && (best < 0 || frac[p] > frac[best] + 1e-12))
+                best = p;
+        if (best < 0)
+            break;
+        q[best]++;
+        frac[best] = -1;
+        given++;
+    }
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p == k->me || q[p] <= 0)
+            continue;
+        int n = undetermined_sorted(s->truth[p] & k->deal, strong, seq);
+        for (int i = 0; i < q[p] && i < n; i++)
+            placed[p] |= 1ULL << seq[i];
+    }
+}
+
+void est_sample(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS])
+{
+    if (s->kind == EST_POLICY && s->npool > 0) { /* a candidate, in proportion to its weight */
+        double r = rng_double(rng) * s->cum[s->npool - 1];
+        int lo = 0, hi = s->npool - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (r < s->cum[mid])
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        for (int p = 0; p < NPLAYERS; p++)
+            if (p != k->me)
+                hand[p] = s->pool[lo][p];
+        return;
+    }
+    int room[NPLAYERS];
+    Cards deal = k->deal;
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p == k->me)
+            continue;
+        hand[p] = k->fixed[p];
+        room[p] = k->room[p];
+    }
+    room[k->me] = 0;
+    int order = s->order;
+    if (s->kind == EST_ORACLE && s->truth) {
+        Cards placed[NPLAYERS];
+        oracle_place(s, k, placed);
+        for (int p = 0; p < NPLAYERS; p++) {
+            if (p == k->me)
+                continue;
+            hand[p] |= placed[p];
+            room[p] -= cards_count(placed[p]);
+            deal &= ~placed[p];
+        }
+        order = ORDER_RANDOM; /* paper 003: the rest in random order */
+    }
+    deal_cards(s, k, deal, room, order, rng, hand);
+}
+
+void est_accuracy(const Cards world[NPLAYERS], const Cards truth[NPLAYERS], int me, long *right, long *total)
+{
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p == me)
+            continue;
+        *right += cards_count(world[p] & truth[p]);
+        *total += cards_count(truth[p]);
+    }
+}
+
+/* ---------------------------------------------------------------- options */
+
+int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int def_kind, EstOptions *o, char *err,
+                size_t errsz)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = def_kind;
+    o->order = ORDER_RANDOM;
+    const char *k = kind_key ? spec_get_str(s, kind_key, est_kind_name(def_kind)) : s->kind;
+    if ((o->kind = est_kind_parse(k)) < 0) {
+        snprintf(err, errsz, "est=%s: valid are uniform, weights, oracle, policy", k);
+        return -1;
+    }
+    const char *ord = spec_get_str(s, "order", NULL), *meth = spec_get_str(s, "method", NULL);
+    if (ord && (o->order = est_order_parse(ord)) < 0) {
+        snprintf(err, errsz, "order=%s: valid are suit-a, suit-d, rank-a, rank-d, random", ord);
+        return -1;
+    }
+    if (ord && o->kind != EST_WEIGHTS) {
+        snprintf(err, errsz, "order= is for est=weights (the others deal in random order or uniformly)");
+        return -1;
+    }
+    if ((meth || spec_get_str(s, "p", NULL)) && o->kind != EST_ORACLE) {
+        snprintf(err, errsz, "method= and p= are for est=oracle");
+        return -1;
+    }
+    if (meth && (o->oracle = est_oracle_parse(meth)) < 0) {
+        snprintf(err, errsz, "method=%s: valid are all-w, all-s, each-w, each-s", meth);
+        return -1;
+    }
+    if (o->kind == EST_ORACLE && !meth) {
+        snprintf(err, errsz, "est=oracle needs method=all-w|all-s|each-w|each-s (and p=P)");
+        return -1;
+    }
+    if (spec_get_double(s, "p", 0, 1, 0, &o->p, err, errsz))
+        return -1;
+    long kk;
+    char kkey[32], bkey[32], wkey[32], mkey[32];
+    snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
+    snprintf(kkey, sizeof kkey, "%s", kind_key ? "est-k" : "k");
+    snprintf(bkey, sizeof bkey, "%s", kind_key ? "est-beta" : "beta");
+    snprintf(wkey, sizeof wkey, "%s", kind_key ? "est-weights" : "weights");
+    if ((spec_get_str(s, kkey, NULL) || spec_get_str(s, bkey, NULL) || spec_get_str(s, wkey, NULL) ||
+         spec_get_str(s, mkey, NULL)) &&
+        o->kind != EST_POLICY) {
+        snprintf(err, errsz, "%s=, %s= and %s= are for est=policy", kkey, bkey, wkey);
+        return -1;
+    }
+    if (spec_get_int(s, kkey, 1, EST_MAX_POOL, 64, &kk, err, errsz) ||
+        spec_get_double(s, bkey, 0, 10, 0.5, &o->beta, err, errsz))
+        return -1;
+    o->k = (int)kk;
+    if (spec_get_int(s, mkey, 0, 100000, 0, &kk, err, errsz))
+        return -1;
+    o->mcmc = (int)kk;
+    if (o->kind == EST_POLICY) {
+        const char *wf = spec_get_str(s, wkey, NULL);
+        if (wf) {
+            o->ownw = malloc(sizeof *o->ownw);
+            if (!o->ownw || policy_load(wf, o->ownw, err, errsz)) {
+                if (!o->ownw)
+                    snprintf(err, errsz, "out of memory");
+                free(o->ownw);
+                o->ownw = NULL;
+                return -1;
+            }
+            o->pw = o->ownw;
+        } else if (!(o->pw = policy_builtin(err, errsz))) {
+            return -1;
+        }
+    }
+    const char *file = spec_get_str(s, model_key, NULL);
+    if (file && o->kind == EST_UNIFORM) {
+        snprintf(err, errsz, "%s= is for est=weights or est=oracle", model_key);
+        return -1;
+    }
+    if (o->kind == EST_UNIFORM)
+        return 0;
+    if (file) {
+        o->own = malloc(sizeof *o->own);
+        if (!o->own || est_model_load(file, o->own, err, errsz)) {
+            if (!o->own)
+                snprintf(err, errsz, "out of memory");
+            est_options_free(o);
+            return -1;
+        }
+        o->model = o->own;
+    } else if (!(o->model = est_builtin(err, errsz))) {
+        return -1;
+    }
+    return 0;
+}
+
+int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
+{
+    PlayerSpec s;
+    memset(o, 0, sizeof *o);
+    if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
+        return -1;
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc", err, errsz)) {
+        est_options_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+void est_options_free(EstOptions *o)
+{
+    free(o->own);
+    free(o->ownw);
+    o->own = NULL;
+    o->ownw = NULL;
+    o->model = NULL;
+    o->pw = NULL;
+}
+
+void est_sampler_init(EstSampler *s, const EstOptions *o)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = o->kind;
+    s->order = o->order;
+    s->oracle = o->oracle;
+    s->p = o->p;
+    for (int p = 0; p < NPLAYERS; p++)
+        for (int b = 0; b < EST_BINS; b++)
+            s->w[p][b] = 1;
+}
+
+void est_options_describe(const EstOptions *o, char *buf, size_t size)
+{
+    if (o->kind == EST_ORACLE)
+        snprintf(buf, size, "oracle method=%s p=%g", est_oracle_name(o->oracle), o->p);
+    else if (o->kind == EST_POLICY)
+        snprintf(buf, size, "policy k=%d beta=%g mcmc=%d", o->k, o->beta, o->mcmc);
+    else if (o->kind == EST_WEIGHTS)
+        snprintf(buf, size, "weights order=%s", est_order_name(o->order));
+    else
+        snprintf(buf, size, "uniform");
+}

@@ -1,0 +1,170 @@
+/* estimate.h — opponent-hand estimation for the Monte Carlo player (paper 003): what a player
+ * knows for certain about the hidden cards, and world samplers that deal the hidden cards
+ * consistently with it.
+ *
+ * Hard constraints (EstKnown), from the information set alone: every opponent gets exactly its
+ * card count; no card in my hand or already played; the cards I gave in the exchange (rich) or
+ * that were taken from me (poor) are with my exchange partner until played; the diamond 3,
+ * until played, is with the player who led; and the exchange rules of paper 003 §3.1: the
+ * server takes the poor players' strongest cards, so the daihinmin holds neither the joker nor
+ * the spade 2 and the hinmin not the joker (unless their rich partner gave them back: a rule
+ * that is certain for that partner and assumed by everyone else). Passes prove nothing under
+ * the UECda rules (a player may always pass), so they are not constraints. When the counts
+ * cannot be met with a piece of knowledge (a peer showed something impossible), that piece is
+ * dropped, so a world is always dealt.
+ *
+ * Samplers:
+ *   uniform   every world meeting the constraints equally likely;
+ *   weights   the snowl-style weight table: log-weights per (opponent, card column) from the
+ *             opponent's class and every play and pass it made this game (est_table, with a
+ *             model learned by `dhm train estimation`), dealt card by card in a fixed order
+ *             (order=suit-a|suit-d|rank-a|rank-d|random; the joker and the spade 2 first), each
+ *             card to an opponent with room for it with probability proportional to
+ *             weight x room;
+ *   policy    dhm's own: K candidate worlds from the weight table, each weighted by how likely the
+ *             learned policy (players/policy.h) makes every play and pass the opponents made this
+ *             game from the hands that world gives them (replayed from the first play), tempered
+ *             by beta; worlds are drawn from the candidates in proportion to those weights
+ *             (sampling-importance-resampling). K and beta: est-k= (64), est-beta= (0.5);
+ *   oracle    experiments only (paper 003 §3.2): the known cards, then d = floor(m p) of the m
+ *             undetermined cards placed with their true holders (all-w/all-s: the weakest or
+ *             strongest overall; each-w/each-s: per opponent by the quota method, weakest or
+ *             strongest of its cards), the rest by the weight table in random order. It reads
+ *             the true hands (est_set_truth): never available over the network.
+ */
+#ifndef DHM_ESTIMATE_H
+#define DHM_ESTIMATE_H
+
+#include <stdio.h>
+
+#include "game/player.h"
+#include "players/policy.h"
+
+enum { EST_UNIFORM, EST_WEIGHTS, EST_ORACLE, EST_POLICY, EST_KINDS };
+enum { ORDER_SUIT_A, ORDER_SUIT_D, ORDER_RANK_A, ORDER_RANK_D, ORDER_RANDOM, ORDER_KINDS };
+enum { ORACLE_ALL_W, ORACLE_ALL_S, ORACLE_EACH_W, ORACLE_EACH_S, ORACLE_KINDS };
+
+const char *est_kind_name(int k);
+int est_kind_parse(const char *s); /* -1 if unknown */
+const char *est_order_name(int o);
+int est_order_parse(const char *s);
+const char *est_oracle_name(int m);
+int est_oracle_parse(const char *s);
+
+/* ---- what is certain ---- */
+
+typedef struct EstKnown {
+    int me;
+    Cards deal;               /* the cards to deal: hidden and not fixed */
+    Cards fixed[NPLAYERS];    /* hidden cards known to be in p's hand */
+    Cards forbid[NPLAYERS];   /* cards p cannot hold */
+    int room[NPLAYERS];       /* cards still to deal to p (0 for me) */
+} EstKnown;
+
+/* From the information set and the card counts (count[me] is ignored). Returns 0, or -1 when
+ * the counts do not add up to the hidden cards (no world exists). */
+int est_known(const InfoSet *v, const int count[NPLAYERS], EstKnown *k);
+/* Whether a world meets every constraint of k (tests). */
+int est_world_ok(const EstKnown *k, const Cards hand[NPLAYERS]);
+
+/* ---- the weight table ---- */
+
+#define EST_BINS 14    /* card bins: columns 3 .. 2 (0..12), joker (13) */
+#define EST_CLASSES 6  /* the holder's class at game start: unknown, daifugo .. daihinmin */
+#define EST_REL 9      /* a card's relation to a meld: joker, <= -3, -2, -1, same, +1, +2, >= +3 columns, an 8 */
+#define EST_EVENTS 27  /* plays: lead/follow x single/group/sequence x cards held <= 3, 4-7, 8+ (18);
+                        * passes on a single/group/sequence x the same sizes (9) */
+#define EST_NPARAM (EST_CLASSES * EST_BINS + EST_EVENTS * EST_REL)
+
+typedef struct EstModel {
+    double prior[EST_CLASSES][EST_BINS];
+    double ev[EST_EVENTS][EST_REL];
+} EstModel;
+
+/* The events of one opponent this game, read from the public history. */
+#define EST_MAX_EVENTS 64
+typedef struct EstEvent {
+    uint8_t bucket; /* 0..26 */
+    uint8_t ref;    /* strength of the meld's top card (1..13; 14 = a lone joker) */
+    uint8_t rev;    /* revolution in effect at the time */
+} EstEvent;
+typedef struct EstFeatures {
+    int cls[NPLAYERS]; /* 0 unknown, 1 + class */
+    int nev[NPLAYERS];
+    EstEvent ev[NPLAYERS][EST_MAX_EVENTS];
+} EstFeatures;
+
+/* Replays v's public history (no hidden card is read). */
+void est_features(const InfoSet *v, EstFeatures *f);
+/* The relation of card bin b to an event (0..EST_REL-1). */
+int est_rel(int b, const EstEvent *e);
+/* lw[p][b] = prior + the events' terms: the log-weight of opponent p holding a card of bin b. */
+void est_table(const EstModel *m, const EstFeatures *f, double lw[NPLAYERS][EST_BINS]);
+static inline int est_bin(int bit) { return bit >= JOKER_BIT ? 13 : (bit >> 2) - 1; }
+
+/* The built-in model (players/est.weights, made by tools/train_estimation.sh), or NULL with the
+ * reason. */
+const EstModel *est_builtin(char *err, size_t errsz);
+int est_model_load(const char *path, EstModel *m, char *err, size_t errsz);
+int est_model_parse(const char *text, const char *name, EstModel *m, char *err, size_t errsz);
+int est_model_save(FILE *f, const EstModel *m, const char *comment);
+
+/* ---- sampling ---- */
+
+#define EST_MAX_POOL 1024
+typedef struct EstSampler {
+    int kind, order, oracle;
+    double p;                       /* oracle: base accuracy ratio */
+    double w[NPLAYERS][EST_BINS];   /* weights (exp of est_table), or all 1 */
+    const Cards *truth;             /* oracle: the true hands (NPLAYERS), else NULL */
+    int npool;                      /* policy: candidate worlds and their cumulative weights */
+    Cards (*pool)[NPLAYERS];
+    double *cum;
+} EstSampler;
+
+struct EstOptions;
+/* Prepares the sampler for a decision: the weights from the model and v (weights, oracle,
+ * policy), or flat; for policy, the candidate worlds (rng: their stream). */
+void est_prepare(EstSampler *s, const struct EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng);
+void est_sampler_free(EstSampler *s);
+/* The log-likelihood of the opponents' plays this game under the policy, if their hands now
+ * are hand[] (exported for tests). */
+double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w);
+/* Deals one world: hand[me] = my hand (taken from k: the caller sets it), every opponent its
+ * fixed cards plus dealt ones. hand[k->me] is left as the caller put it. */
+void est_sample(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS]);
+
+/* ---- options ---- */
+
+typedef struct EstOptions {
+    int kind, order, oracle;
+    double p;
+    const EstModel *model; /* the built-in one, or own */
+    EstModel *own;         /* loaded from est-model=FILE (est_options_free) */
+    int k;                 /* policy: candidates (64) */
+    double beta;           /* policy: tempering of the likelihood (0.5) */
+    int mcmc;              /* policy: Metropolis swaps per candidate after resampling (0) */
+    const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
+    PolicyWeights *ownw;
+} EstOptions;
+struct PlayerSpec;
+/* Reads, from a player spec, est=uniform|weights|oracle (kind_key: the key naming the sampler;
+ * NULL = the spec's kind names it), order=, method=, p= and model=FILE (mc: est-model=FILE),
+ * est-k= and est-beta= (policy; "k" and "beta" in dhm estimate's form) with their defaults
+ * (uniform; random; all-w; 0; 64; 0.5). Checks combinations (method and p only with oracle).
+ * Returns 0 or -1 with the reason. */
+int est_options(struct PlayerSpec *s, const char *kind_key, const char *model_key, int def_kind, EstOptions *o,
+                char *err, size_t errsz);
+/* The same from "KIND[:key=value...]" (dhm estimate --est). */
+int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz);
+void est_options_free(EstOptions *o);
+/* A sampler with these options (weights still to be prepared per decision). */
+void est_sampler_init(EstSampler *s, const EstOptions *o);
+/* "weights order=random", "oracle method=all-w p=0.4", ... */
+void est_options_describe(const EstOptions *o, char *buf, size_t size);
+
+/* How many of the opponents' cards (known ones included) a world gives to their true holder,
+ * out of how many. */
+void est_accuracy(const Cards world[NPLAYERS], const Cards truth[NPLAYERS], int me, long *right, long *total);
+
+#endif

@@ -1,0 +1,531 @@
+/* test_estimate.c — opponent-hand estimation (players/estimate, analysis/estimation,
+ * analysis/train_est, dhm estimate, dhm train estimation): every sampler meets every hard
+ * constraint over thousands of information sets from real games; the certain knowledge is
+ * true of the real hands; the oracle places exactly floor(m p) cards correctly, chosen as paper
+ * 003 §3.2 defines (weakest/strongest overall, or per opponent by the quota method: the
+ * paper's Fig. 2 quotas 1, 3, 2, 2); the accuracy measure on hand-made worlds; the dealing
+ * orders; same seed, same worlds; model files; the commands, and the oracle refused over the
+ * network. (The information-set guard of every non-oracle sampler is in test_errorrate.c:
+ * swapping hidden cards changes no value an mc evaluator with that sampler computes.) */
+#include "testutil.h"
+
+#include "analysis/decisions.h"
+#include "players/estimate.h"
+
+static GameRecord *records;
+static int nrecords;
+
+static int keep_record(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    (void)ctx;
+    (void)sofar;
+    if (nrecords < 60)
+        records[nrecords++] = *rec;
+    return 0;
+}
+
+static void play_records(void)
+{
+    if (records)
+        return;
+    records = malloc(60 * sizeof *records);
+    assert_non_null(records);
+    const char *specs[5] = {"simple", "random", "policy", "simple", "policy:temp=1"};
+    Player *pl[5];
+    char err[128];
+    for (int p = 0; p < 5; p++)
+        assert_int_equal(player_create(specs[p], (uint64_t)p + 1, &pl[p], err, sizeof err), 0);
+    MatchConfig cfg;
+    match_config_default(&cfg);
+    cfg.games = 60;
+    cfg.seed = 21;
+    GameRecord *rec = malloc(sizeof *rec);
+    MatchResult res;
+    assert_int_equal(match_run(pl, &cfg, NULL, keep_record, NULL, rec, &res), 0);
+    free(rec);
+    test_players_free(pl);
+}
+
+/* ---- every sampler, every constraint ---- */
+
+typedef struct Check {
+    EstOptions o[16];
+    int n;
+    long decisions, worlds, exchange_rules;
+    Rng rng;
+} Check;
+
+static void check_world(const InfoSet *v, const EstKnown *k, const Cards hand[NPLAYERS], const int count[NPLAYERS])
+{
+    Cards all = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        assert_false(all & hand[p]); /* nobody shares a card */
+        all |= hand[p];
+        if (p == v->me) {
+            assert_true(hand[p] == v->hand);
+            continue;
+        }
+        assert_int_equal(cards_count(hand[p]), count[p]);  /* counts */
+        assert_false(hand[p] & v->played);                 /* seen cards */
+        assert_false(hand[p] & v->hand);
+        assert_true((hand[p] & k->fixed[p]) == k->fixed[p]); /* the exchange and the diamond 3 */
+        assert_false(hand[p] & ~k->fixed[p] & k->forbid[p]); /* joker / spade 2 rules */
+    }
+    assert_true((all | v->played) == CARDS_ALL);
+    assert_true(est_world_ok(k, hand));
+}
+
+static int on_decision(void *ctx, const Decision *d)
+{
+    Check *c = ctx;
+    if (d->exchange)
+        return 0;
+    const InfoSet *v = d->v;
+    int count[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = v->ncards[p];
+    EstKnown k;
+    assert_int_equal(est_known(v, count, &k), 0);
+    /* what is certain is true of the real hands (the joker/spade 2 rules are assumptions:
+     * checked separately) */
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != v->me)
+            assert_true((d->truth->hand[p] & k.fixed[p]) == k.fixed[p]);
+    if (v->cls[v->me] >= 0) {
+        c->exchange_rules++;
+        /* the diamond 3 is with the leader until played; my gift is with my partner */
+        if (!(v->played & CARDS_D3) && v->first != v->me)
+            assert_true(k.fixed[v->first] & CARDS_D3);
+    }
+    for (int i = 0; i < c->n; i++) {
+        EstSampler s;
+        est_sampler_init(&s, &c->o[i]);
+        Rng prep = rng_seed(rng_next(&c->rng));
+        est_prepare(&s, &c->o[i], v, &k, &prep);
+        if (s.kind == EST_ORACLE)
+            s.truth = d->truth->hand;
+        for (int j = 0; j < 3; j++) {
+            Cards hand[NPLAYERS];
+            hand[v->me] = v->hand;
+            est_sample(&s, &k, &c->rng, hand);
+            check_world(v, &k, hand, count);
+            c->worlds++;
+        }
+        est_sampler_free(&s);
+    }
+    c->decisions++;
+    return 0;
+}
+
+static void test_samplers_meet_every_constraint(void **state)
+{
+    (void)state;
+    play_records();
+    static Check c;
+    memset(&c, 0, sizeof c);
+    char err[256];
+    const char *specs[] = {"uniform",
+                           "weights",
+                           "weights:order=suit-a",
+                           "weights:order=suit-d",
+                           "weights:order=rank-a",
+                           "weights:order=rank-d",
+                           "policy:k=4",
+                           "policy:k=4:mcmc=3",
+                           "oracle:method=all-w:p=0.3",
+                           "oracle:method=all-s:p=0.55",
+                           "oracle:method=each-w:p=0.8",
+                           "oracle:method=each-s:p=1"};
+    c.n = (int)(sizeof specs / sizeof specs[0]);
+    for (int i = 0; i < c.n; i++)
+        if (est_options_parse(specs[i], &c.o[i], err, sizeof err))
+            fail_msg("%s: %s", specs[i], err);
+    c.rng = rng_seed(3);
+    for (int g = 0; g < nrecords; g++)
+        assert_int_equal(decisions_each(&records[g], on_decision, &c), 0);
+    assert_true(c.decisions > 2000);
+    assert_true(c.worlds > 60000);
+    assert_true(c.exchange_rules > 500);
+    for (int i = 0; i < c.n; i++)
+        est_options_free(&c.o[i]);
+}
+
+/* An information set where the exchange rules bite: a daihinmin opponent never gets the joker
+ * or the spade 2, a hinmin never the joker; when they cannot go anywhere else, the rule is
+ * dropped rather than dealing an impossible world. */
+static void test_exchange_rules(void **state)
+{
+    (void)state;
+    InfoSet v;
+    memset(&v, 0, sizeof v);
+    v.me = 0;
+    v.first = -1;
+    const int8_t cls[NPLAYERS] = {2, 0, 1, 3, 4}; /* I am the heimin */
+    memcpy(v.cls, cls, sizeof cls);
+    v.hand = CARDS_COL(1) | CARDS_COL(2) | card_of(3, 0) | card_of(3, 1) | card_of(3, 2); /* 11 cards */
+    int count[NPLAYERS] = {11, 11, 11, 10, 10};
+    EstKnown k;
+    assert_int_equal(est_known(&v, count, &k), 0);
+    assert_true(k.forbid[4] & CARDS_JOKER);
+    assert_true(k.forbid[4] & card_of(COL_MAX, SUIT_S));
+    assert_true(k.forbid[3] & CARDS_JOKER);
+    assert_false(k.forbid[3] & card_of(COL_MAX, SUIT_S));
+    assert_false(k.forbid[1] | k.forbid[2]);
+    EstOptions o;
+    memset(&o, 0, sizeof o);
+    EstSampler s;
+    est_sampler_init(&s, &o);
+    Rng r = rng_seed(1);
+    int joker_at[NPLAYERS] = {0};
+    for (int i = 0; i < 2000; i++) {
+        Cards hand[NPLAYERS];
+        hand[0] = v.hand;
+        est_sample(&s, &k, &r, hand);
+        assert_true(est_world_ok(&k, hand));
+        for (int p = 0; p < NPLAYERS; p++)
+            joker_at[p] += (hand[p] & CARDS_JOKER) != 0;
+    }
+    assert_int_equal(joker_at[3] + joker_at[4], 0);
+    assert_true(joker_at[1] > 800 && joker_at[2] > 800); /* uniform over the two allowed holders */
+    /* late in the game only the daihinmin has room: the rule gives way */
+    v.played = CARDS_ALL & ~v.hand & ~CARDS_JOKER & ~card_of(COL_MAX, SUIT_S);
+    int late[NPLAYERS] = {11, 0, 0, 0, 2};
+    assert_int_equal(est_known(&v, late, &k), 0);
+    assert_false(k.forbid[4]);
+    Cards hand[NPLAYERS];
+    hand[0] = v.hand;
+    est_sample(&s, &k, &r, hand);
+    assert_true(hand[4] == (CARDS_JOKER | card_of(COL_MAX, SUIT_S)));
+    /* counts that cannot be met */
+    int bad[NPLAYERS] = {11, 1, 0, 0, 2};
+    assert_int_equal(est_known(&v, bad, &k), -1);
+}
+
+/* ---- the oracle (paper 003 §3.2) ---- */
+
+/* Opponents 1-4 hold 3, 7, 5 and 5 undetermined cards (m = 20); at p = 0.4, d = 8. */
+static void oracle_case(Cards truth[NPLAYERS], EstKnown *k, InfoSet *v)
+{
+    memset(v, 0, sizeof *v);
+    memset(truth, 0, NPLAYERS * sizeof *truth);
+    v->me = 0;
+    v->first = -1;
+    memset(v->cls, -1, sizeof v->cls);
+    /* deal the 53 cards: opponents get a mix of strengths, the rest is played or mine */
+    const int want[NPLAYERS] = {0, 3, 7, 5, 5};
+    Rng r = rng_seed(77);
+    Cards pool = CARDS_ALL;
+    for (int p = 1; p < NPLAYERS; p++)
+        for (int i = 0; i < want[p]; i++) {
+            int b = rng_pick_bit(&r, pool);
+            truth[p] |= 1ULL << b;
+            pool &= ~(1ULL << b);
+        }
+    v->hand = truth[0] = cards_weakest(pool, 5);
+    v->played = pool & ~v->hand;
+    int count[NPLAYERS] = {5, 3, 7, 5, 5};
+    assert_int_equal(est_known(v, count, k), 0);
+    assert_int_equal(cards_count(k->deal), 20);
+}
+
+static Cards strongest_bits(Cards c, int n)
+{
+    Cards out = 0;
+    for (int i = 0; i < n && c; i++) {
+        Cards top = 1ULL << cards_highest_bit(c);
+        out |= top;
+        c &= ~top;
+    }
+    return out;
+}
+
+static Cards weakest_bits(Cards c, int n)
+{
+    Cards out = 0;
+    for (int i = 0; i < n && c; i++) {
+        Cards low = c & (0 - c);
+        out |= low;
+        c &= ~low;
+    }
+    return out;
+}
+
+static void test_oracle_methods(void **state)
+{
+    (void)state;
+    Cards truth[NPLAYERS];
+    EstKnown k;
+    InfoSet v;
+    oracle_case(truth, &k, &v);
+    const Cards undetermined = k.deal;
+    static const char *const methods[] = {"all-w", "all-s", "each-w", "each-s"};
+    for (int mi = 0; mi < 4; mi++) {
+        for (int pc = 0; pc <= 100; pc += 5) {
+            char spec[64], err[128];
+            snprintf(spec, sizeof spec, "oracle:method=%s:p=%g", methods[mi], pc / 100.0);
+            EstOptions o;
+            assert_int_equal(est_options_parse(spec, &o, err, sizeof err), 0);
+            EstSampler s;
+            est_sampler_init(&s, &o);
+            Rng pr = rng_seed(1);
+            est_prepare(&s, &o, &v, &k, &pr);
+            s.truth = truth;
+            const int d = (int)floor(20 * pc / 100.0 + 1e-9);
+            /* the cards that must always be right */
+            Cards must[NPLAYERS] = {0};
+            if (mi < 2) {
+                Cards pick = mi == 0 ? weakest_bits(undetermined, d) : strongest_bits(undetermined, d);
+                for (int p = 1; p < NPLAYERS; p++)
+                    must[p] = truth[p] & pick;
+            } else {
+                /* quotas by the largest remainder over the true undetermined counts 3, 7, 5, 5 */
+                const int u[NPLAYERS] = {0, 3, 7, 5, 5};
+                int q[NPLAYERS], given = 0;
+                double frac[NPLAYERS];
+                for (int p = 1; p < NPLAYERS; p++) {
+                    double e = d * u[p] / 20.0;
+                    q[p] = (int)floor(e + 1e-9);
+                    frac[p] = e - q[p];
+                    given += q[p];
+                }
+                while (given < d) {
+                    int best = 1;
+                    for (int p = 2; p < NPLAYERS; p++)
+                        if (frac[p] > frac[best] + 1e-12)
+                            best = p;
+                    q[best]++;
+                    frac[best] = -1;
+                    given++;
+                }
+                if (pc == 40) { /* paper 003 Fig. 2: 1, 3, 2, 2 cards */
+                    assert_int_equal(q[1], 1);
+                    assert_int_equal(q[2], 3);
+                    assert_int_equal(q[3], 2);
+                    assert_int_equal(q[4], 2);
+                }
+                for (int p = 1; p < NPLAYERS; p++)
+                    must[p] = mi == 2 ? weakest_bits(truth[p], q[p]) : strongest_bits(truth[p], q[p]);
+            }
+            int placed = 0;
+            for (int p = 1; p < NPLAYERS; p++)
+                placed += cards_count(must[p]);
+            assert_int_equal(placed, d);
+            Rng r = rng_seed((uint64_t)pc + 1);
+            long right = 0, total = 0;
+            for (int t = 0; t < 200; t++) {
+                Cards hand[NPLAYERS];
+                hand[0] = v.hand;
+                est_sample(&s, &k, &r, hand);
+                assert_true(est_world_ok(&k, hand));
+                for (int p = 1; p < NPLAYERS; p++)
+                    assert_true((hand[p] & must[p]) == must[p]);
+                est_accuracy(hand, truth, 0, &right, &total);
+            }
+            if (pc == 100)
+                assert_int_equal(right, total);
+            /* accuracy grows with p: at least the placed share */
+            assert_true((double)right / (double)total >= d / 20.0 - 1e-9);
+            est_sampler_free(&s);
+            est_options_free(&o);
+        }
+    }
+}
+
+/* ---- the accuracy measure, orders, seeds, files ---- */
+
+static void test_accuracy_measure(void **state)
+{
+    (void)state;
+    Cards truth[NPLAYERS] = {CARDS_COL(1), CARDS_COL(2), CARDS_COL(3), CARDS_COL(4) | CARDS_JOKER, CARDS_COL(5)};
+    Cards world[NPLAYERS] = {CARDS_COL(1), CARDS_COL(2), CARDS_COL(4), CARDS_COL(3) | CARDS_JOKER, CARDS_COL(5)};
+    long right = 0, total = 0;
+    est_accuracy(world, truth, 0, &right, &total);
+    assert_int_equal(total, 17); /* every opponent card counts, known or not */
+    assert_int_equal(right, 4 + 1 + 4); /* player 1, the joker, player 4 */
+    right = total = 0;
+    est_accuracy(truth, truth, 2, &right, &total);
+    assert_int_equal(right, total);
+}
+
+static void test_orders_and_seeds(void **state)
+{
+    (void)state;
+    play_records();
+    /* a sampler with one opponent far likelier than the others for every card: the fixed
+     * orders give it their first cards */
+    InfoSet v;
+    memset(&v, 0, sizeof v);
+    v.me = 0;
+    v.first = -1;
+    memset(v.cls, -1, sizeof v.cls);
+    v.hand = CARDS_COL(7);
+    int count[NPLAYERS] = {4, 13, 12, 12, 12};
+    EstKnown k;
+    assert_int_equal(est_known(&v, count, &k), 0);
+    static const char *const orders[] = {"suit-a", "suit-d", "rank-a", "rank-d"};
+    /* the spade run: suit-a deals spade 3 .. A after the joker and spade 2 */
+    for (int oi = 0; oi < 4; oi++) {
+        char spec[64], err[128];
+        snprintf(spec, sizeof spec, "weights:order=%s", orders[oi]);
+        EstOptions o;
+        assert_int_equal(est_options_parse(spec, &o, err, sizeof err), 0);
+        EstSampler s;
+        est_sampler_init(&s, &o);
+        for (int p = 0; p < NPLAYERS; p++)
+            for (int b = 0; b < EST_BINS; b++)
+                s.w[p][b] = p == 1 ? 1e9 : 1;
+        Rng r = rng_seed(5);
+        Cards hand[NPLAYERS];
+        hand[0] = v.hand;
+        est_sample(&s, &k, &r, hand);
+        Cards expect = CARDS_JOKER | card_of(COL_MAX, SUIT_S);
+        if (oi == 0) /* spades upward: 3..6, 8..A (the 7s are mine) */
+            for (int col = COL_MIN; cards_count(expect) < 13; col++)
+                expect |= col == 7 ? 0 : card_of(col, SUIT_S);
+        if (oi == 1)
+            for (int col = COL_MAX - 1; cards_count(expect) < 13; col--)
+                expect |= col == 7 ? 0 : card_of(col, SUIT_S);
+        if (oi == 2) /* ranks upward, spades first: the 3s, the 4s, the spade, heart and diamond 5 */
+            expect |= CARDS_COL(1) | CARDS_COL(2) | card_of(3, SUIT_S) | card_of(3, SUIT_H) | card_of(3, SUIT_D);
+        if (oi == 3) /* ranks downward: the other 2s, the aces, the kings */
+            expect |= (CARDS_COL(COL_MAX) & ~card_of(COL_MAX, SUIT_S)) | CARDS_COL(12) | CARDS_COL(11);
+        if (hand[1] != expect)
+            fail_msg("order %s: player 1 got %llx, expected %llx", orders[oi], (unsigned long long)hand[1],
+                     (unsigned long long)expect);
+        est_options_free(&o);
+    }
+    /* same seed, same worlds; another seed, other worlds */
+    EstOptions o;
+    char err[128];
+    assert_int_equal(est_options_parse("weights", &o, err, sizeof err), 0);
+    EstSampler s;
+    est_sampler_init(&s, &o);
+    Rng p0 = rng_seed(0);
+    est_prepare(&s, &o, &v, &k, &p0);
+    Rng a = rng_seed(9), b = rng_seed(9), c = rng_seed(10);
+    Cards ha[NPLAYERS], hb[NPLAYERS], hc[NPLAYERS];
+    ha[0] = hb[0] = hc[0] = v.hand;
+    est_sample(&s, &k, &a, ha);
+    est_sample(&s, &k, &b, hb);
+    est_sample(&s, &k, &c, hc);
+    assert_memory_equal(ha, hb, sizeof ha);
+    assert_memory_not_equal(ha, hc, sizeof ha);
+    est_options_free(&o);
+}
+
+static void test_model_files(void **state)
+{
+    (void)state;
+    char err[256];
+    EstModel m, back;
+    assert_non_null(est_builtin(err, sizeof err));
+    memset(&m, 0, sizeof m);
+    m.prior[2][13] = 1.25;
+    m.ev[26][8] = -0.5;
+    char path[] = "/tmp/dhm-est-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_int_equal(est_model_save(f, &m, "test"), 0);
+    fclose(f);
+    assert_int_equal(est_model_load(path, &back, err, sizeof err), 0);
+    assert_memory_equal(&m, &back, sizeof m);
+    remove(path);
+    assert_int_equal(est_model_parse("nonsense\n", "x", &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a dhm estimation model"));
+    assert_int_equal(est_model_parse("dhm estimation model 1\nprior 1 2\n", "x", &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "x:2"));
+    assert_int_equal(est_model_parse("dhm estimation model 1\n", "x", &back, err, sizeof err), -1);
+    assert_non_null(strstr(err, "truncated"));
+    EstOptions o;
+    assert_int_equal(est_options_parse("oracle:p=0.5", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("uniform:order=suit-a", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("weights:method=all-w", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("weights:order=sideways", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("guess", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("oracle:method=each-s:p=1.5", &o, err, sizeof err), -1);
+}
+
+/* ---- the commands ---- */
+
+/* Cuts the last two fields (times) of every CSV line, in place. */
+static void drop_times(char *csv)
+{
+    char *w = csv;
+    for (char *line = csv; *line;) {
+        char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char *cut = line + len;
+        for (int k = 0; k < 2; k++)
+            while (cut > line && *--cut != ',')
+                ;
+        memmove(w, line, (size_t)(cut - line));
+        w += cut - line;
+        *w++ = '\n';
+        line = end ? end + 1 : line + len;
+    }
+    *w = 0;
+}
+
+static void test_cli(void **state)
+{
+    (void)state;
+    char dir[64], out[1 << 15], a[1 << 15], b[1 << 15];
+    const char *D = dhm_bin();
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players simple,policy,simple,policy,random --games 12 --seed 4 "
+                                              "--record %s/m.kifu 2>&1", D, dir), 0);
+    assert_int_equal(run_cmd(a, sizeof a, "%s estimate --kifu %s/m.kifu --est uniform --est weights --est "
+                                          "oracle:method=all-w:p=1 --est policy:k=4 --worlds 10 --csv", D, dir), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s estimate --kifu %s/m.kifu --est uniform --est weights --est "
+                                          "oracle:method=all-w:p=1 --est policy:k=4 --worlds 10 --csv", D, dir), 0);
+    /* the same numbers (timing columns aside) */
+    drop_times(a);
+    drop_times(b);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\"oracle method=all-w p=1\",12,"));
+    assert_non_null(strstr(a, ",1.00000,0.00000,1.00000,1.00000\n")); /* p = 1: every card right */
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est guess 2>&1", D, dir), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate 2>&1", D), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/none.kifu 2>&1", D, dir), 1);
+    /* training: deterministic whatever --jobs, and the model is usable */
+    assert_int_equal(run_cmd(out, sizeof out, "%s train estimation --kifu %s/m.kifu -o %s/e1 --epochs 20 --jobs 1 --quiet",
+                             D, dir, dir), 0);
+    assert_non_null(strstr(out, "held out"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s train estimation --kifu %s/m.kifu -o %s/e2 --epochs 20 --jobs 2 --quiet",
+                             D, dir, dir), 0);
+    /* the numbers are the same (the comment line names the command) */
+    assert_int_equal(run_cmd(out, sizeof out, "grep -v '^#' %s/e1 > %s/n1 && grep -v '^#' %s/e2 > %s/n2 && cmp %s/n1 %s/n2 2>&1",
+                             dir, dir, dir, dir, dir, dir), 0);
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est weights:model=%s/e1 --worlds 5", D, dir,
+                             dir), 0);
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:sims=20:est=weights:est-model=%s/e1,simple,simple,"
+                                              "simple,simple --games 2 2>&1", D, dir), 0);
+    /* the oracle never over the network */
+    assert_int_equal(run_cmd(out, sizeof out, "%s connect --player mc:est=oracle:method=all-w:p=0.5 --port 9 2>&1", D), 2);
+    assert_non_null(strstr(out, "hidden cards"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s serve --seats mc:est=oracle:method=each-s,remote,remote,remote,remote "
+                                              "--port 0 2>&1", D), 1);
+    assert_non_null(strstr(out, "hidden cards"));
+    /* in-process it plays, and its accuracy is reported */
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:sims=20:est=oracle:method=all-w:p=1:acc=1,simple,"
+                                              "simple,simple,simple --games 2 --json", D), 0);
+    assert_non_null(strstr(out, "\"est_accuracy\": 1.00000"));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_samplers_meet_every_constraint),
+        cmocka_unit_test(test_exchange_rules),
+        cmocka_unit_test(test_oracle_methods),
+        cmocka_unit_test(test_accuracy_measure),
+        cmocka_unit_test(test_orders_and_seeds),
+        cmocka_unit_test(test_model_files),
+        cmocka_unit_test(test_cli),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    free(records);
+    return rc;
+}
