@@ -278,3 +278,185 @@ int exp_desa(const ExpConfig *c, const char *base, const char *const others[3], 
     free(jobs);
     return 0;
 }
+
+/* ---------------------------------------------------------------- estimation (paper 003) */
+
+/* Continued fraction of the incomplete beta function (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    d = fabs(d) < tiny ? tiny : d;
+    d = 1 / d;
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        double m2 = 2.0 * m, num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+        d = 1 + num * d;
+        d = fabs(d) < tiny ? tiny : d;
+        c = 1 + num / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1 / d;
+        h *= d * c;
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+        d = 1 + num * d;
+        d = fabs(d) < tiny ? tiny : d;
+        c = 1 + num / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
+double incbeta(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double lf = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x);
+    if (x < (a + 1) / (a + b + 2))
+        return exp(lf) * betacf(a, b, x) / a;
+    return 1 - exp(lf) * betacf(b, a, 1 - x) / b;
+}
+
+double student_t_p2(double t, double df)
+{
+    if (!(df > 0) || isnan(t))
+        return NAN;
+    return incbeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2)
+{
+    if (n1 < 2 || n2 < 2)
+        return NAN;
+    double v1 = sd1 * sd1 / n1, v2 = sd2 * sd2 / n2;
+    if (v1 + v2 <= 0)
+        return m1 == m2 ? 1 : 0;
+    double t = (m1 - m2) / sqrt(v1 + v2);
+    double df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
+    return student_t_p2(t, df);
+}
+
+typedef struct AccSlot {
+    long right, total;
+} AccSlot;
+
+/* After the last game of a match: the evaluated player's (seat 0) world accuracy. */
+static void read_accuracy(MatchJob *job, const GameRecord *rec, const MatchResult *sofar, Player *const pl[NPLAYERS])
+{
+    (void)rec;
+    if (sofar->games != job->cfg.games)
+        return;
+    AccSlot *a = job->ctx;
+    mc_est_accuracy(pl[0], &a->right, &a->total);
+}
+
+/* Runs rows x matches jobs whose evaluated specs are given, and fills the rows. */
+static int est_rows(const ExpConfig *c, const char *base, char (*eval)[160], int rows, int cell0, EstRow *out,
+                    char *err, size_t errsz)
+{
+    char snowl[160], rnd[160];
+    if ((size_t)snprintf(snowl, sizeof snowl, "%s:est=weights:order=suit-a", base) >= sizeof snowl ||
+        (size_t)snprintf(rnd, sizeof rnd, "%s:est=uniform", base) >= sizeof rnd)
+        return snprintf(err, errsz, "player spec too long: %s", base), -1;
+    const int n = rows * c->matches;
+    MatchJob *jobs = calloc((size_t)(n ? n : 1), sizeof *jobs);
+    AccSlot *acc = calloc((size_t)(n ? n : 1), sizeof *acc);
+    if (!jobs || !acc)
+        return free(jobs), free(acc), snprintf(err, errsz, "out of memory"), -1;
+    for (int r = 0, i = 0; r < rows; r++) {
+        const char *sp[NPLAYERS] = {eval[r], snowl, snowl, snowl, rnd};
+        for (int m = 0; m < c->matches; m++, i++) {
+            if (make_job(&jobs[i], c, sp, cell0 + r, m, err, errsz))
+                return free(jobs), free(acc), -1;
+            jobs[i].on_game = read_accuracy;
+            jobs[i].ctx = &acc[i];
+        }
+    }
+    if (n && run(c, jobs, n, err, errsz))
+        return free(jobs), free(acc), -1;
+    for (int r = 0, i = 0; r < rows; r++) {
+        EstRow *row = &out[r];
+        double s = 0, s2 = 0;
+        long right = 0, total = 0, games = 0, cls[NPLAYERS] = {0};
+        for (int m = 0; m < c->matches; m++, i++) {
+            const MatchResult *res = &jobs[i].res;
+            s += (double)res->points[0];
+            s2 += (double)res->points[0] * (double)res->points[0];
+            right += acc[i].right;
+            total += acc[i].total;
+            games += res->games;
+            for (int k = 0; k < NPLAYERS; k++)
+                cls[k] += res->class_count[0][k];
+        }
+        row->matches = c->matches;
+        row->mean = c->matches ? s / c->matches : NAN;
+        row->sd = c->matches > 1 ? sqrt(fmax(0, (s2 - c->matches * row->mean * row->mean) / (c->matches - 1))) : NAN;
+        row->accuracy = total ? (double)right / (double)total : NAN;
+        for (int k = 0; k < NPLAYERS; k++)
+            row->cls[k] = games ? (double)cls[k] / (double)games : NAN;
+        row->p_value = NAN;
+    }
+    free(jobs);
+    free(acc);
+    return 0;
+}
+
+int exp_dealing_order(const ExpConfig *c, const char *base, EstRow out[5], char *err, size_t errsz)
+{
+    static const char *const order[5] = {"suit-a", "suit-d", "rank-a", "rank-d", "random"};
+    static const char *const label[5] = {"Suit-A", "Suit-D", "Rank-A", "Rank-D", "Random"};
+    char eval[5][160];
+    memset(out, 0, 5 * sizeof *out);
+    for (int r = 0; r < 5; r++) {
+        if ((size_t)snprintf(eval[r], sizeof eval[r], "%s:est=weights:order=%s:acc=1", base, order[r]) >= sizeof eval[r])
+            return snprintf(err, errsz, "player spec too long: %s", base), -1;
+        snprintf(out[r].label, sizeof out[r].label, "%s", label[r]);
+    }
+    if (est_rows(c, base, eval, 5, 0x300, out, err, errsz))
+        return -1;
+    for (int r = 0; r < 4; r++)
+        out[r].p_value = welch_p(out[r].mean, out[r].sd, out[r].matches, out[4].mean, out[4].sd, out[4].matches);
+    return 0;
+}
+
+int exp_oracle(const ExpConfig *c, const char *base, int step_pct, EstRow *out, int *n, char *err, size_t errsz)
+{
+    static const char *const method[4] = {"all-w", "all-s", "each-w", "each-s"};
+    static const char *const label[4] = {"All-W", "All-S", "Each-W", "Each-S"};
+    if (step_pct < 1 || step_pct > 100 || 100 % step_pct)
+        return snprintf(err, errsz, "the step must divide 100"), -1;
+    const int inner = 100 / step_pct - 1, rows = 2 + 4 * inner;
+    char (*eval)[160] = calloc((size_t)rows, sizeof *eval);
+    if (!eval)
+        return snprintf(err, errsz, "out of memory"), -1;
+    memset(out, 0, (size_t)rows * sizeof *out);
+    int r = 0;
+    for (int e = 0; e <= 1; e++, r++) { /* p = 0 and p = 1: all methods agree */
+        snprintf(eval[r], sizeof eval[r], "%s:est=oracle:method=all-w:p=%d:acc=1", base, e);
+        snprintf(out[r].label, sizeof out[r].label, "any");
+        out[r].p = e;
+    }
+    for (int mi = 0; mi < 4; mi++)
+        for (int k = 1; k <= inner; k++, r++) {
+            double p = k * step_pct / 100.0;
+            if ((size_t)snprintf(eval[r], sizeof eval[r], "%s:est=oracle:method=%s:p=%g:acc=1", base, method[mi], p) >=
+                sizeof eval[r])
+                return free(eval), snprintf(err, errsz, "player spec too long: %s", base), -1;
+            snprintf(out[r].label, sizeof out[r].label, "%s", label[mi]);
+            out[r].p = p;
+        }
+    int rc = est_rows(c, base, eval, rows, 0x400, out, err, errsz);
+    free(eval);
+    if (rc)
+        return -1;
+    for (int i = 1; i < rows; i++)
+        out[i].p_value = welch_p(out[i].mean, out[i].sd, out[i].matches, out[0].mean, out[0].sd, out[0].matches);
+    *n = rows;
+    return 0;
+}

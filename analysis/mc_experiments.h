@@ -81,4 +81,31 @@ int exp_desa(const ExpConfig *c, const char *base, const char *const others[3], 
 /* Two-sided exact binomial (sign) test: P(|X - n/2| >= |k - n/2|) for X ~ Bin(n, 1/2). */
 double sign_test(int k, int n);
 
+/* ---- paper 003: opponent-hand estimation. One evaluated player (base + its sampler + acc=1),
+ * three base players with snowl's estimator (base:est=weights:order=suit-a) and one without
+ * estimation (base:est=uniform); m matches per row. */
+typedef struct EstRow {
+    char label[48];
+    double p;               /* oracle rows: the base accuracy ratio */
+    int matches;
+    double mean, sd;        /* the evaluated player's points per match: mean, SD across matches */
+    double accuracy;        /* of its sampled worlds, over the whole row */
+    double cls[NPLAYERS];   /* share of its games in each class (0 = daifugo) */
+    double p_value;         /* Welch t-test of the points per match against the reference row (NAN: none) */
+} EstRow;
+
+/* Table 1: the five dealing orders of est=weights; reference row: random. */
+int exp_dealing_order(const ExpConfig *c, const char *base, EstRow out[5], char *err, size_t errsz);
+/* Tables 2-3: p = 0 and 1 once (every method is the same there), then the four methods at
+ * p = step, 2 step, ... < 1; reference row: p = 0. *n gets the number of rows (out must hold
+ * 2 + 4 * (100 / step_pct - 1)). */
+int exp_oracle(const ExpConfig *c, const char *base, int step_pct, EstRow *out, int *n, char *err, size_t errsz);
+
+/* Welch's two-sample t-test: the two-sided p-value of equal means (NAN without two samples
+ * on each side). */
+double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2);
+/* The regularised incomplete beta function I_x(a, b), and Student's t two-sided p-value. */
+double incbeta(double a, double b, double x);
+double student_t_p2(double t, double df);
+
 #endif

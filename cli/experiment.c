@@ -592,6 +592,158 @@ static int desa(int argc, char **argv)
     return exp_out_close(cmd, &e, 0);
 }
 
+/* ---- paper 003: dealing orders and the oracle */
+
+typedef struct EstArgs {
+    const char *base;
+    int step;
+    EstRow rows[2 + 4 * 99];
+    int n, step_given;
+} EstArgs;
+
+static const char EST_DESIGN[] =
+    "One evaluated player (BASE with the sampler under test), three players with snowl's\n"
+    "estimator (BASE:est=weights:order=suit-a) and one without estimation (BASE:est=uniform)\n"
+    "play M matches of G games per row. Prints the evaluated player's points per match (mean +-\n"
+    "SD across matches, and per 1000 games as the paper's tables), the accuracy of the worlds it\n"
+    "sampled (dhm estimate's measure, over its decisions), its class shares, and Welch's t-test\n"
+    "against the reference row.\n\n"
+    "  --base SPEC          the mc player every seat is made from (mc:playout=simple)\n";
+
+static void order_usage(FILE *f, const ExpCli *e)
+{
+    fprintf(f, "usage: dhm experiment dealing-order [options]\n"
+               "Paper 003 Table 1: the weight-table sampler dealing its cards in the five orders (suit-a,\n"
+               "suit-d, rank-a, rank-d, random; the joker and the spade 2 first). Reference row: random.\n"
+               "The paper's scale: --matches 100 --games 1000.\n%s",
+            EST_DESIGN);
+    exp_print_common(f, e);
+}
+
+static void oracle_usage(FILE *f, const ExpCli *e)
+{
+    fprintf(f, "usage: dhm experiment oracle [options]\n"
+               "Paper 003 Tables 2-3, Figs 3-4: the evaluated player is told the true holder of\n"
+               "floor(m p) of the m undetermined cards (all-w, all-s: the weakest or strongest overall;\n"
+               "each-w, each-s: per opponent by the quota method), the rest dealt by the weight table in\n"
+               "random order, for p = 0, step, 2 step, ..., 1 (p = 0 and 1 once: every method is the same\n"
+               "there). Reference row: p = 0. --csv gives the points for Figs 3-4 (score against p and\n"
+               "against accuracy). The paper's scale: --matches 100 --games 1000 --step 5.\n%s"
+               "  --step PCT           step of p in percent (5); must divide 100\n",
+            EST_DESIGN);
+    exp_print_common(f, e);
+}
+
+static int est_opt(const char *cmd, int c, void *arg)
+{
+    EstArgs *a = arg;
+    long v;
+    switch (c) {
+    case 'b': a->base = optarg; return 0;
+    case 'p':
+        if (cli_long(cmd, "--step", optarg, 1, 100, &v))
+            return 2;
+        if (100 % v)
+            return cli_fail(cmd, "--step %ld does not divide 100", v);
+        a->step = (int)v;
+        a->step_given = 1;
+        return 0;
+    default: return 2;
+    }
+}
+
+static int order_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
+{
+    EstArgs *a = arg;
+    a->n = 5;
+    return exp_dealing_order(c, a->base, a->rows, err, errsz);
+}
+
+static int oracle_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
+{
+    EstArgs *a = arg;
+    return exp_oracle(c, a->base, a->step, a->rows, &a->n, err, errsz);
+}
+
+static void est_print(FILE *o, const ExpCli *e, const EstArgs *a, int oracle)
+{
+    const double per1000 = 1000.0 / e->cfg.match.games;
+    if (e->csv) {
+        fprintf(o, "%s,p,matches,games,points_mean,points_sd,per_1000_games,accuracy,daihinmin,hinmin,heimin,fugo,daifugo,"
+                   "welch_p\n",
+                oracle ? "method" : "order");
+        for (int i = 0; i < a->n; i++) {
+            const EstRow *r = &a->rows[i];
+            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g\n", r->label, r->p, r->matches,
+                    e->cfg.match.games, r->mean, r->sd, r->mean * per1000, r->accuracy, r->cls[4], r->cls[3], r->cls[2],
+                    r->cls[1], r->cls[0], r->p_value);
+        }
+        return;
+    }
+    fprintf(o, "%-8s %5s %22s %14s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
+            "points/match mean+-SD", "per 1000 games", "accuracy", "t-test p", "daihin.", "hinmin", "heimin", "fugo",
+            "daifugo");
+    for (int i = 0; i < a->n; i++) {
+        const EstRow *r = &a->rows[i];
+        char pv[16];
+        if (isnan(r->p_value))
+            snprintf(pv, sizeof pv, "(ref)");
+        else
+            snprintf(pv, sizeof pv, "%.3f", r->p_value);
+        char pp[16] = "";
+        if (oracle)
+            snprintf(pp, sizeof pp, "%.2f", r->p);
+        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
+                r->mean, r->sd, r->mean * per1000, r->accuracy, pv, 100 * r->cls[4], 100 * r->cls[3], 100 * r->cls[2],
+                100 * r->cls[1], 100 * r->cls[0]);
+    }
+    fprintf(o, "(SD across matches; t-test: Welch, two-sided, against the %s row; accuracy: share of the opponents' cards\n"
+               "with the right holder in the worlds the evaluated player sampled)\n",
+            oracle ? "p = 0" : "Random");
+}
+
+static int est_experiment(int argc, char **argv, int oracle)
+{
+    static const struct option opts[] = {
+        EXP_COMMON_OPTS, {"base", required_argument, 0, 'b'}, {"step", required_argument, 0, 'p'}, {0, 0, 0, 0}};
+    const char *cmd = oracle ? "experiment oracle" : "experiment dealing-order";
+    ExpCli e = {0};
+    exp_config_default(&e.cfg);
+    e.cfg.matches = oracle ? 2 : 10;
+    e.cfg.match.games = oracle ? 100 : 200;
+    e.cfg.sims = 100;
+    static EstArgs a;
+    memset(&a, 0, sizeof a);
+    a.base = "mc:playout=simple";
+    a.step = 5;
+    int rc = exp_parse(cmd, argc, argv, opts, &e, est_opt, &a, oracle ? oracle_usage : order_usage);
+    if (rc >= 0)
+        return rc;
+    if (strncmp(a.base, "mc", 2) || (a.base[2] && a.base[2] != ':') || strstr(a.base, ":est=") ||
+        strstr(a.base, ":order="))
+        return cli_fail(cmd, "--base: an mc player without est= or order= (e.g. mc:playout=simple)");
+    if (!oracle && a.step_given)
+        return cli_fail(cmd, "--step is for experiment oracle");
+    if (exp_out_open(cmd, &e))
+        return 1;
+    double secs;
+    if ((rc = exp_run(cmd, &e, oracle ? oracle_fn : order_fn, &a, &secs)))
+        return exp_out_close(cmd, &e, rc);
+    if (!e.csv) {
+        char base[160];
+        exp_spec(base, sizeof base, a.base, &e.cfg);
+        fprintf(e.o, "%s (paper 003 %s): base %s, %d matches a row\n", oracle ? "oracle estimation" : "dealing orders",
+                oracle ? "Tables 2-3" : "Table 1", base, e.cfg.matches);
+        exp_describe(e.o, &e, secs);
+        fputc('\n', e.o);
+    }
+    est_print(e.o, &e, &a, oracle);
+    return exp_out_close(cmd, &e, 0);
+}
+
+static int dealing_order(int argc, char **argv) { return est_experiment(argc, argv, 0); }
+static int oracle_exp(int argc, char **argv) { return est_experiment(argc, argv, 1); }
+
 static const struct {
     const char *name;
     int (*fn)(int, char **);
@@ -601,6 +753,8 @@ static const struct {
     {"bandits", bandits, "paper 001 Table 1: the six root bandits, five at a time"},
     {"choice", choice, "paper 001 Figs. 3-5: what the choice bandit learns to use"},
     {"desa", desa, "paper 001 Tables 4-5: DESA players against their base"},
+    {"dealing-order", dealing_order, "paper 003 Table 1: the weight-table sampler's five dealing orders"},
+    {"oracle", oracle_exp, "paper 003 Tables 2-3: strength against the share of hidden cards known"},
     {"errorrate", exp_errorrate, "paper 004 §5: n-game error rate vs mean rank as predictors of strength"},
     {"morita", exp_morita, "paper 002 §5: plain vs hand-corrected game-wise Elo, STS and BT on dhm's pool"},
 };

@@ -596,14 +596,32 @@ static void deal_cards(const EstSampler *s, const EstKnown *k, Cards deal, int r
         seq = g_order[order];
         n = 53;
     }
-    for (int i = 0; i < n; i++) {
+    /* the four opponents' weights by bin, contiguous, in single precision */
+    int opp[4], nopp = 0;
+    for (int p = 0; p < NPLAYERS && nopp < 4; p++)
+        if (p != k->me)
+            opp[nopp++] = p;
+    float w4[EST_BINS][4], rm[4];
+    for (int b = 0; b < EST_BINS; b++)
+        for (int j = 0; j < 4; j++)
+            w4[b][j] = j < nopp ? (float)s->w[opp[j]][b] : 0;
+    for (int j = 0; j < 4; j++)
+        rm[j] = j < nopp ? (float)room[opp[j]] : 0;
+    for (int i = 0; i < n; i++) { /* no card left here has a forbidden holder */
         const int bit = seq[i];
         if (!((deal >> bit) & 1))
             continue;
-        int p = pick_holder(s, k, room, bit, rng);
-        hand[p] |= 1ULL << bit;
-        room[p]--;
+        const float *w = w4[bit >= JOKER_BIT ? 13 : (bit >> 2) - 1];
+        const float a0 = w[0] * rm[0], a1 = a0 + w[1] * rm[1], a2 = a1 + w[2] * rm[2], a3 = a2 + w[3] * rm[3];
+        const float r = (float)(rng_next(rng) >> 40) * (1.0f / 16777216.0f) * a3;
+        int j = r < a0 ? 0 : r < a1 ? 1 : r < a2 ? 2 : 3;
+        while (rm[j] <= 0) /* rounding at a boundary: the next one with room */
+            j = (j + 1) & 3;
+        hand[opp[j]] |= 1ULL << bit;
+        rm[j] -= 1;
     }
+    for (int j = 0; j < nopp; j++)
+        room[opp[j]] = (int)rm[j];
 }
 
 /* The hidden cards of the opponents in the oracle's strength order (weakest first). */

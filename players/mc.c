@@ -715,6 +715,16 @@ static void mc_destroy(Player *self)
     free(mc);
 }
 
+int mc_est_accuracy(const Player *p, long *right, long *total)
+{
+    if (!p || !p->kind || strcmp(p->kind, "mc") || !p->impl)
+        return 0;
+    const Mc *mc = p->impl;
+    *right = mc->acc_right;
+    *total = mc->acc_total;
+    return mc->acc_worlds > 0;
+}
+
 static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
 {
     Mc *mc = self->impl;

@@ -39,6 +39,10 @@ double mc_expected_loss(const Bandit *b);
 int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int worlds, uint64_t seed, double *q);
 int mc_gift_values(Player *p, const InfoSet *v, const Cards *gifts, int n, int worlds, uint64_t seed, double *q);
 
+/* The accuracy of the worlds an mc player with acc=1 sampled so far (players/estimate.h):
+ * cards given to their true holder, of how many; 0 when p is not such a player. */
+int mc_est_accuracy(const Player *p, long *right, long *total);
+
 /* DESA (paper 001 Algorithm 2): m_i = leaf_sum_i / n_i, DESA_i = m_i / sum_j m_j (0 for
  * candidates not simulated). leaf_sum_i adds up, over candidate i's playouts, the number of
  * legal moves of every player to move. */

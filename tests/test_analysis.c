@@ -81,6 +81,19 @@ static void test_exp_spec_and_sign_test(void **state)
     /* exact two-sided binomial tails (python: 2 * sum(comb(n, i)) / 2**n) */
     NEAR(sign_test(0, 10), 0.001953125, 1e-12);
     NEAR(sign_test(3, 10), 0.34375, 1e-12);
+    /* Student's t, two-sided (reference values: R's 2 * pt(-|t|, df)) */
+    NEAR(student_t_p2(2.228138851986, 10), 0.05, 1e-9);
+    NEAR(student_t_p2(2.0, 10), 0.07338803477074, 1e-9);
+    NEAR(student_t_p2(1.959963984540, 1e7), 0.05, 1e-6);
+    NEAR(student_t_p2(0, 5), 1.0, 1e-12);
+    NEAR(student_t_p2(-12.7062047362, 1), 0.05, 1e-9);
+    NEAR(incbeta(2, 3, 0.4), 0.5248, 1e-12);
+    /* Welch: equal samples give p = 1; df from the Welch-Satterthwaite formula */
+    NEAR(welch_p(10, 2, 5, 10, 3, 7), 1.0, 1e-12);
+    double t = (12 - 10) / sqrt(4.0 / 5 + 9.0 / 7), v1 = 4.0 / 5, v2 = 9.0 / 7;
+    double df = (v1 + v2) * (v1 + v2) / (v1 * v1 / 4 + v2 * v2 / 6);
+    NEAR(welch_p(12, 2, 5, 10, 3, 7), student_t_p2(t, df), 1e-12);
+    assert_true(isnan(welch_p(1, 1, 1, 2, 1, 5)));
     NEAR(sign_test(7, 10), 0.34375, 1e-12);
     NEAR(sign_test(107, 200), 0.358003090624502, 1e-10); /* the paper's Last row, Table 4 */
     NEAR(sign_test(55, 100), 0.36820161732669626, 1e-10);
@@ -249,6 +262,44 @@ static void test_morita_experiment(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* Paper 003 at a tiny scale: five order rows, the oracle's p grid, p = 1 always right. */
+static void test_estimation_experiments(void **state)
+{
+    (void)state;
+    static char a[1 << 15], b[1 << 15];
+    const char *args = "--matches 2 --games 6 --sims 10 --quiet --csv";
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment dealing-order %s --jobs 2", dhm_bin(), args), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s experiment dealing-order %s --jobs 1", dhm_bin(), args), 0);
+    assert_string_equal(a, b);
+    static const char *const orders[] = {"Suit-A", "Suit-D", "Rank-A", "Rank-D", "Random"};
+    for (int i = 0; i < 5; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "\n%s,0,2,6,", orders[i]);
+        assert_non_null(strstr(a, key));
+        double acc = csv_field(a, key, 8), share = 0;
+        assert_true(acc > 0.2 && acc < 0.8);
+        for (int c = 9; c <= 13; c++)
+            share += csv_field(a, key, c);
+        NEAR(share, 1.0, 1e-4); /* the class shares of its 12 games */
+    }
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment oracle --step 50 %s", dhm_bin(), args), 0);
+    int rows = 0;
+    for (const char *p = a; (p = strchr(p, '\n')); p++)
+        rows++;
+    assert_int_equal(rows, 1 + 2 + 4); /* header, p = 0 and 1, four methods at 0.5 */
+    NEAR(csv_field(a, "\nany,1,", 8), 1.0, 1e-9);
+    double a0 = csv_field(a, "\nany,0,", 8);
+    for (const char *m = "All-W\0All-S\0Each-W\0Each-S\0"; *m; m += strlen(m) + 1) {
+        char key[32];
+        snprintf(key, sizeof key, "\n%s,0.5,", m);
+        double acc = csv_field(a, key, 8);
+        assert_true(acc > 0.5 && acc > a0); /* half the undetermined cards are placed right */
+    }
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment oracle --step 7 2>&1", dhm_bin()), 2);
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment dealing-order --step 10 2>&1", dhm_bin()), 2);
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment dealing-order --base mc:est=weights 2>&1", dhm_bin()), 2);
+}
+
 static void test_choice_experiment(void **state)
 {
     (void)state;
@@ -324,6 +375,7 @@ int main(void)
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_virtual_game), cmocka_unit_test(test_exp_spec_and_sign_test),
                                        cmocka_unit_test(test_bandits_experiment), cmocka_unit_test(test_choice_experiment),
                                        cmocka_unit_test(test_desa_experiment),
-                                       cmocka_unit_test(test_errorrate_experiment), cmocka_unit_test(test_morita_experiment)};
+                                       cmocka_unit_test(test_errorrate_experiment), cmocka_unit_test(test_morita_experiment),
+                                       cmocka_unit_test(test_estimation_experiments)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
