@@ -87,6 +87,9 @@ void rate_opts_default(RateOpts *o);
  * out unless include_broken (*left_out counts them). Returns an exit status. */
 int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
                  long *left_out);
+/* Method ids from a comma-separated list ("all": every method that applies); prints the error
+ * and returns -1 on an unknown name or an empty list; else the count. */
+int rate_parse_methods(const char *cmd, const char *list, const Results *res, int *ids);
 /* Rates loaded results and prints them as the options say. Returns an exit status. */
 int rate_results(const char *cmd, Results *res, const RateOpts *o);
 
@@ -130,6 +133,7 @@ int cmd_train(int argc, char **argv);
 int cmd_errorrate(int argc, char **argv);
 int cmd_handstrength(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 /* HandRun.progress for a Progress line ("N sets, G games"). */
 void handstrength_progress(void *ctx, long done, long total, long games);
 int exp_errorrate(int argc, char **argv); /* dhm experiment errorrate (cli/exp_errorrate.c) */

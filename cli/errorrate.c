@@ -31,6 +31,7 @@ static void usage(FILE *f)
             "  --seed S           worlds and bootstrap (1); the result does not depend on --jobs\n"
             "  --jobs J           threads (2)\n"
             "  --csv | --json     machine-readable output instead of the table\n"
+            "  --save             store the results in the --db store (one store, no --kifu) for dhm report\n"
             "  --quiet            no progress line\n",
             DEFAULT_EVALUATOR);
 }
@@ -42,10 +43,48 @@ static void on_progress(void *ctx, long done, long total)
     progress_update(p, done, " games");
 }
 
+/* The results into the store's error_rates table (what dhm report shows). */
+static int save_rates(const char *cmd, const char *db, const ErrResult *r, const ErrConfig *cfg)
+{
+    StoredErrRate *rows = calloc((size_t)r->n, sizeof *rows);
+    if (!rows)
+        return cli_error(cmd, "out of memory");
+    char now[40];
+    store_now(now, sizeof now);
+    for (int i = 0; i < r->n; i++) {
+        const ErrPlayer *p = &r->p[i];
+        StoredErrRate *x = &rows[i];
+        snprintf(x->player, sizeof x->player, "%s", p->name);
+        snprintf(x->evaluator, sizeof x->evaluator, "%s", cfg->evaluator);
+        x->worlds = cfg->worlds;
+        x->seed = cfg->seed;
+        x->games = p->games;
+        x->judged = p->judged;
+        x->skipped = p->skipped;
+        x->rate = p->rate;
+        x->lo = p->lo;
+        x->hi = p->hi;
+        x->mean_rank = p->mean_rank;
+        x->mean_points = p->mean_points;
+        snprintf(x->made, sizeof x->made, "%s", now);
+    }
+    CliStore cs;
+    int rc = cli_store_open(cmd, db, 1, &cs);
+    char err[512];
+    if (!rc && store_save_error_rates(cs.st, rows, r->n, err, sizeof err))
+        rc = cli_error(cmd, "%s: %s", db, err);
+    if (!rc)
+        fprintf(stderr, "dhm errorrate: saved %d players' error rates into %s\n", r->n, db);
+    if (cs.st)
+        cli_store_close(&cs);
+    free(rows);
+    return rc;
+}
+
 int cmd_errorrate(int argc, char **argv)
 {
     enum { O_KIFU = 1000, O_DB, O_BROKEN, O_PLAYERS, O_EVAL, O_WORLDS, O_MARKS, O_BOOT, O_SEED, O_JOBS, O_CSV, O_JSON,
-           O_QUIET, O_HELP };
+           O_QUIET, O_HELP, O_SAVE };
     static const struct option opts[] = {
         {"kifu", required_argument, 0, O_KIFU},      {"db", required_argument, 0, O_DB},
         {"include-broken", no_argument, 0, O_BROKEN}, {"players", required_argument, 0, O_PLAYERS},
@@ -54,10 +93,11 @@ int cmd_errorrate(int argc, char **argv)
         {"seed", required_argument, 0, O_SEED},      {"jobs", required_argument, 0, O_JOBS},
         {"csv", no_argument, 0, O_CSV},              {"json", no_argument, 0, O_JSON},
         {"quiet", no_argument, 0, O_QUIET},          {"help", no_argument, 0, O_HELP},
+        {"save", no_argument, 0, O_SAVE},
         {0, 0, 0, 0}};
     const char *cmd = "errorrate";
     const char *kifu[256], *dbs[64], *players = NULL;
-    int nkifu = 0, ndb = 0, broken = 0, csv = 0, json = 0, quiet = 0, c;
+    int nkifu = 0, ndb = 0, broken = 0, csv = 0, json = 0, quiet = 0, save = 0, c;
     ErrConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.evaluator = DEFAULT_EVALUATOR;
@@ -91,6 +131,7 @@ int cmd_errorrate(int argc, char **argv)
         case O_CSV: csv = 1; break;
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
+        case O_SAVE: save = 1; break;
         case O_HELP: usage(stdout); return 0;
         default: return 2;
         }
@@ -101,6 +142,8 @@ int cmd_errorrate(int argc, char **argv)
         return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
+    if (save && (ndb != 1 || nkifu))
+        return cli_fail(cmd, "--save stores into one --db store: give exactly one --db and no records files");
     char err[512];
     Player *probe; /* check the evaluator before reading anything */
     if (player_create(cfg.evaluator, 0, &probe, err, sizeof err))
@@ -135,6 +178,7 @@ int cmd_errorrate(int argc, char **argv)
         return cli_error(cmd, "no decisions of the named players in %ld games", r.games);
     }
     report_errorrate(stdout, &r, &cfg, csv ? REPORT_CSV : json ? REPORT_JSON : REPORT_TABLE);
+    int rc2 = save ? save_rates(cmd, dbs[0], &r, &cfg) : 0;
     errorrate_free(&r);
-    return 0;
+    return rc2;
 }

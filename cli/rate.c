@@ -179,7 +179,7 @@ static int has_method(const int *ids, int n, int m)
 }
 
 /* Parses the method list into ids; "all" = every method that applies to the input. */
-static int parse_methods(const char *cmd, const char *list, const Results *res, int *ids)
+int rate_parse_methods(const char *cmd, const char *list, const Results *res, int *ids)
 {
     int n = 0;
     char buf[256], why[256];
@@ -265,7 +265,7 @@ int rate_results(const char *cmd, Results *res, const RateOpts *o)
             return cli_fail(cmd, "--anchor: no player named '%s' in the results", name);
     }
     int ids[M_COUNT];
-    int nm = parse_methods(cmd, o->methods, res, ids);
+    int nm = rate_parse_methods(cmd, o->methods, res, ids);
     if (nm < 0)
         return 2;
     warn_ignored(cmd, o->given, ids, nm);

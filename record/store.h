@@ -132,6 +132,20 @@ int store_save_hand_p(Store *s, long idx, const StoreHandInfo *info, int games, 
  * 0 if not, -1 if the row does not fit the set (err says so). */
 int store_hand_p(Store *s, long idx, int games, uint32_t *wins, int *playouts, char *err, size_t errsz);
 
+/* Error rates saved by dhm errorrate --save (table error_rates, created by the first save): one
+ * row per (player, evaluator, worlds, seed); saving again replaces those rows. */
+typedef struct StoredErrRate {
+    char player[64], evaluator[128];
+    int worlds;
+    uint64_t seed;
+    long games, judged, skipped;
+    double rate, lo, hi, mean_rank, mean_points; /* NAN when not known */
+    char made[40];
+} StoredErrRate;
+int store_save_error_rates(Store *s, const StoredErrRate *r, int n, char *err, size_t errsz);
+/* Every stored row (malloc'd, caller frees; n = 0 without the table). -1 if damaged. */
+int store_error_rates(Store *s, StoredErrRate **out, int *n, char *err, size_t errsz);
+
 /* One byte per game: the classes of player numbers 0..4 as a permutation code (0..119). */
 uint8_t pack_classes(const int cls[NPLAYERS]);
 void unpack_classes(uint8_t code, int cls[NPLAYERS]);

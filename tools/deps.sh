@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh — installs the Debian packages dhm needs, only when something is missing.
-# Needed: a C compiler and make, libsqlite3-dev (the results store), libcmocka-dev (tests).
+# Needed: a C compiler and make, libsqlite3-dev (the results store), libcmocka-dev (tests),
+# chromium (the tests render dhm report's page in a real browser).
 # Optional (not installed here): clang for `make fuzz`, mpich for MPI runs.
 set -eu
 missing=""
@@ -9,6 +10,7 @@ command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 have_header sqlite3.h || missing="$missing libsqlite3-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 [ -z "$missing" ] && exit 0
 echo "dhm: installing Debian packages:$missing" >&2
 if [ "$(id -u)" = 0 ]; then
