@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/runner.h"
+#include "analysis/stats.h"
 #include "players/players.h"
 
 const char *const EXP_BANDITS[EXP_NBANDIT] = {"ucb-root", "ucb1-tuned", "thompson", "ucb-v", "kl-ucb", "ucb2"};
@@ -280,67 +281,6 @@ int exp_desa(const ExpConfig *c, const char *base, const char *const others[3], 
 }
 
 /* ---------------------------------------------------------------- estimation (paper 003) */
-
-/* Continued fraction of the incomplete beta function (modified Lentz). */
-static double betacf(double a, double b, double x)
-{
-    const double tiny = 1e-300;
-    double c = 1, d = 1 - (a + b) * x / (a + 1);
-    d = fabs(d) < tiny ? tiny : d;
-    d = 1 / d;
-    double h = d;
-    for (int m = 1; m <= 300; m++) {
-        double m2 = 2.0 * m, num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-        d = 1 + num * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1 + num / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1 / d;
-        h *= d * c;
-        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-        d = 1 + num * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1 + num / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-15)
-            break;
-    }
-    return h;
-}
-
-double incbeta(double a, double b, double x)
-{
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    double lf = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x);
-    if (x < (a + 1) / (a + b + 2))
-        return exp(lf) * betacf(a, b, x) / a;
-    return 1 - exp(lf) * betacf(b, a, 1 - x) / b;
-}
-
-double student_t_p2(double t, double df)
-{
-    if (!(df > 0) || isnan(t))
-        return NAN;
-    return incbeta(df / 2, 0.5, df / (df + t * t));
-}
-
-double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2)
-{
-    if (n1 < 2 || n2 < 2)
-        return NAN;
-    double v1 = sd1 * sd1 / n1, v2 = sd2 * sd2 / n2;
-    if (v1 + v2 <= 0)
-        return m1 == m2 ? 1 : 0;
-    double t = (m1 - m2) / sqrt(v1 + v2);
-    double df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
-    return student_t_p2(t, df);
-}
 
 typedef struct AccSlot {
     long right, total;

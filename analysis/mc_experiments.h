@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "game/match.h"
+#include "analysis/stats.h"
 #include "players/mc.h"
 
 typedef struct ExpConfig {
@@ -101,11 +102,5 @@ int exp_dealing_order(const ExpConfig *c, const char *base, EstRow out[5], char 
  * 2 + 4 * (100 / step_pct - 1)). */
 int exp_oracle(const ExpConfig *c, const char *base, int step_pct, EstRow *out, int *n, char *err, size_t errsz);
 
-/* Welch's two-sample t-test: the two-sided p-value of equal means (NAN without two samples
- * on each side). */
-double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2);
-/* The regularised incomplete beta function I_x(a, b), and Student's t two-sided p-value. */
-double incbeta(double a, double b, double x);
-double student_t_p2(double t, double df);
 
 #endif

@@ -338,7 +338,9 @@ static int play_set(const TournamentConfig *c, Kids *kids, long k, SetResult *r,
     r->idx = k;
     tournament_schedule(c, k, r->player, &r->seed, &r->dup_group, &r->rotation);
     store_now(r->started, sizeof r->started);
-    MatchConfig mc = {c->games, c->seat_change, c->class_reset, r->seed, c->records};
+    MatchConfig mc = {.games = c->games, .seat_change = c->seat_change, .class_reset = c->class_reset, .seed = r->seed,
+                      .timed = c->records, .deals = c->deals, .ndeals = c->ndeals,
+                      .deal_offset = (c->duplicate ? k / 5 : k) * (long)c->games};
     MatchResult res;
     buf->rec_len = 0;
     buf->oom = 0;

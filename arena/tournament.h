@@ -42,6 +42,9 @@ typedef struct TournamentConfig {
     void (*progress)(void *ctx, long done, long total, long games);
     void *progress_ctx;
     const volatile int *stop; /* may be NULL */
+    const Cards (*deals)[NPLAYERS]; /* a deal suite (NULL: shuffled): set k plays deals from
+                                     * (its duplicate group, or k) x games on */
+    long ndeals;
 } TournamentConfig;
 
 /* Most sets one run may hold (a bitmap of done sets is kept in memory: 12.5 MB at the max). */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "players/mc.h"
+#include "record/deals.h"
 #include "report/emit.h"
 #include "record/kifu.h"
 
@@ -117,6 +118,19 @@ int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m)
             return 2;
         m->class_reset = (int)v;
         return 0;
+    case CLI_O_DEALS: {
+        static DealSuite suite; /* lives as long as the command */
+        char err[512];
+        deals_free(&suite);
+        if (deals_load(arg, &suite, err, sizeof err)) {
+            cli_fail(cmd, "--deals: %s", err);
+            return 2;
+        }
+        m->deals = (const Cards(*)[NPLAYERS])suite.hand;
+        m->ndeals = suite.n;
+        m->deal_offset = 0;
+        return 0;
+    }
     default: return 1;
     }
 }

@@ -34,14 +34,15 @@ struct option;
 int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts);
 
 /* The match options play, serve and the experiments share: --games, --seed, --seat-change,
- * --class-reset. Put CLI_MATCH_OPTS in the getopt_long table; cli_match_opt() takes the
- * getopt result c: 0 when it was one of them and is stored in m, 1 when it is not one of
- * them, 2 when its value is bad (reported). */
-enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET };
+ * --class-reset, --deals FILE (a deal suite, record/deals.h: game i plays deal i, cycling). Put
+ * CLI_MATCH_OPTS in the getopt_long table; cli_match_opt() takes the getopt result c: 0 when
+ * it was one of them and is stored in m, 1 when it is not one of them, 2 when its value is bad
+ * (reported). */
+enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET, CLI_O_DEALS };
 #define CLI_MATCH_OPTS                                                                                             \
     {"games", required_argument, 0, CLI_O_GAMES}, {"seed", required_argument, 0, CLI_O_SEED},                      \
         {"seat-change", required_argument, 0, CLI_O_SEAT_CHANGE},                                                  \
-        {"class-reset", required_argument, 0, CLI_O_CLASS_RESET}
+        {"class-reset", required_argument, 0, CLI_O_CLASS_RESET}, {"deals", required_argument, 0, CLI_O_DEALS}
 int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m);
 
 /* Opens a kifu file for writing and writes its header with the five players' names; on
@@ -134,9 +135,11 @@ int cmd_errorrate(int argc, char **argv);
 int cmd_handstrength(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sprt(int argc, char **argv);
 /* HandRun.progress for a Progress line ("N sets, G games"). */
 void handstrength_progress(void *ctx, long done, long total, long games);
 int exp_errorrate(int argc, char **argv); /* dhm experiment errorrate (cli/exp_errorrate.c) */
 int exp_morita(int argc, char **argv);    /* dhm experiment morita (cli/exp_morita.c) */
+int exp_rating_study(int argc, char **argv); /* dhm experiment rating-study (cli/exp_ratingstudy.c) */
 
 #endif

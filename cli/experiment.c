@@ -175,6 +175,7 @@ static const char EXP_COMMON_HELP[] =
     "  --mc-opts K=V:...    more options for every mc player (e.g. eps=0.2)\n"
     "  --seat-change K      reshuffle seats every K games (3)\n"
     "  --class-reset R      reset classes every R games (100)\n"
+    "  --deals FILE         every match plays these dealt hands (as dhm play --deals)\n"
     "  --seed S             seed (1); results do not depend on --jobs\n"
     "  --jobs J             matches run in J threads (2)\n"
     "  --csv                the results as CSV instead of the tables\n"
@@ -756,6 +757,7 @@ static const struct {
     {"dealing-order", dealing_order, "paper 003 Table 1: the weight-table sampler's five dealing orders"},
     {"oracle", oracle_exp, "paper 003 Tables 2-3: strength against the share of hidden cards known"},
     {"errorrate", exp_errorrate, "paper 004 §5: n-game error rate vs mean rank as predictors of strength"},
+    {"rating-study", exp_rating_study, "paper 000: set-wise ratings of dhm's pool, averaged and sequential, Table 3"},
     {"morita", exp_morita, "paper 002 §5: plain vs hand-corrected game-wise Elo, STS and BT on dhm's pool"},
 };
 

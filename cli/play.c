@@ -21,6 +21,8 @@ static void usage(FILE *f)
             "  --seed S           seed for dealing, seats and the players (default 1)\n"
             "  --seat-change K    new random seats at games with n mod K == 1 (default 3)\n"
             "  --class-reset R    classes reset every R games (default 100)\n"
+            "  --deals FILE       play these dealt hands (a kifu file, or one deal per line: five { cards }\n"
+            "                     groups, the hands of players 0-4) instead of shuffling; game i plays deal i\n"
             "  --record FILE      write every game as a kifu record (each move with its thinking time, µs)\n"
             "  --json             print the summary as JSON instead of a table\n"
             "  --quiet            no progress line\n",

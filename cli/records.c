@@ -5,10 +5,12 @@
  * `dhm rate --db` gives; sets that were not clean are left out of both unless
  * --include-broken, as `dhm rate --db` does (each left-out set is named in a # comment). */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/handstrength.h"
+#include "analysis/paired.h"
 #include "cli/cli.h"
 #include "record/kifu.h"
 #include "record/pack.h"
@@ -19,6 +21,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: dhm records sets --db FILE.sqlite [--csv] [--include-broken] [--order-by index|start]\n"
                "       dhm records games --db FILE.sqlite --csv [--p] [--include-broken] [--order-by index|start]\n"
                "       dhm records export --db FILE.sqlite --set K [--format kifu] [--out FILE]\n"
+               "       dhm records pairs --db FILE.sqlite [--csv] [--include-broken]\n"
                "sets:   one line per stored set: index, start, status, players and totals, note.\n"
                "        --csv: the set,order,player,points rows dhm rate reads (order = rating order).\n"
                "games:  --csv: the game,player,rank rows dhm rate reads (game = SET.GAME, rank 0 = daifugo).\n"
@@ -26,6 +29,10 @@ static void usage(FILE *f)
                "        the mean of its p_ij over the opponents. (rate --db uses the p_ij themselves;\n"
                "        from this CSV, p_ij is rebuilt from the two players' p: logit p_ij =\n"
                "        (logit p_i - logit p_j) / 2, an approximation.)\n"
+               "pairs:  a --duplicate run's groups (one deal sequence, the five players rotated through the\n"
+               "        seats) as paired units: for every two players, the groups they shared, the mean per\n"
+               "        group of the first's points minus the second's with a 95%% t interval over groups,\n"
+               "        and the share of their games the first finished above the second.\n"
                "export: the games of set K (stored with dhm tournament --records) as kifu text.\n"
                "Sets whose status is not ok (forfeit, timeouts, client-exit) are left out of the CSV\n"
                "output unless --include-broken, as dhm rate --db does.\n");
@@ -145,6 +152,58 @@ static int export_set(const char *cmd, Store *st, long set, char **names, int n,
     return rc;
 }
 
+/* Every pair of players of a --duplicate run, over the groups both played. */
+static int list_pairs(const char *cmd, const char *db, CliStore *cs, int csv, int broken)
+{
+    if (!cs->run.duplicate)
+        return cli_error(cmd, "%s is not a --duplicate run: its sets share no deals to pair", db);
+    char err[512];
+    if (csv)
+        printf("a,b,groups,mean_point_diff,sd,lo95,hi95,score_a_above_b\n");
+    else
+        printf("%-16s %-16s %7s %12s %21s %9s\n", "a", "b", "groups", "points a-b", "95% t interval", "a above b");
+    long left = 0;
+    for (int a = 0; a < cs->n; a++)
+        for (int b = a + 1; b < cs->n; b++) {
+            GroupPair *g;
+            long n, inc;
+            if (paired_groups(cs->st, a, b, broken, &g, &n, &inc, err, sizeof err))
+                return cli_error(cmd, "%s: %s", db, err);
+            left += inc;
+            if (n == 0) {
+                free(g);
+                continue;
+            }
+            double *d = malloc((size_t)n * sizeof *d), sc = 0, mean, sd, lo, hi;
+            long games = 0;
+            if (!d) {
+                free(g);
+                return cli_error(cmd, "out of memory");
+            }
+            for (long i = 0; i < n; i++) {
+                d[i] = g[i].diff;
+                sc += g[i].score * (double)g[i].games;
+                games += g[i].games;
+            }
+            paired_interval(d, n, 0.95, &mean, &sd, &lo, &hi);
+            if (csv) {
+                csv_name(cs->names[a]);
+                putchar(',');
+                csv_name(cs->names[b]);
+                printf(",%ld,%.4f,%.4f,%.4f,%.4f,%.5f\n", n, mean, sd, lo, hi, games ? sc / (double)games : NAN);
+            } else {
+                printf("%-16s %-16s %7ld %12.2f   [%8.2f, %8.2f] %9.4f\n", cs->names[a], cs->names[b], n, mean, lo, hi,
+                       games ? sc / (double)games : NAN);
+            }
+            free(d);
+            free(g);
+        }
+    if (!csv)
+        printf("(per group: the five sets of one deal sequence; interval: Student's t over groups%s)\n",
+               left ? "; groups with a set not played cleanly are left out" : "");
+    return 0;
+}
+
 int cmd_records(int argc, char **argv)
 {
     enum { O_ORDERBY = 1000, O_BROKEN, O_P };
@@ -170,8 +229,8 @@ int cmd_records(int argc, char **argv)
     const char *sub = argv[1], *db = NULL, *out = NULL, *format = "kifu";
     long set = -1;
     int csv = 0, broken = 0, by_start = 0, with_p = 0, c;
-    if (strcmp(sub, "sets") && strcmp(sub, "games") && strcmp(sub, "export"))
-        return cli_fail(cmd, "unknown subcommand '%s' (sets, games or export)", sub);
+    if (strcmp(sub, "sets") && strcmp(sub, "games") && strcmp(sub, "export") && strcmp(sub, "pairs"))
+        return cli_fail(cmd, "unknown subcommand '%s' (sets, games, pairs or export)", sub);
     optind = 1;
     while ((c = cli_getopt(cmd, argc - 1, argv + 1, opts)) != -1) {
         switch (c) {
@@ -206,7 +265,9 @@ int cmd_records(int argc, char **argv)
     if (cli_store_open(cmd, db, 0, &cs))
         return 1;
     int rc = 0;
-    if (!strcmp(sub, "export")) {
+    if (!strcmp(sub, "pairs")) {
+        rc = list_pairs(cmd, db, &cs, csv, broken);
+    } else if (!strcmp(sub, "export")) {
         rc = export_set(cmd, cs.st, set, cs.names, cs.n, out);
     } else {
         ListCtx l = {cs.names, csv, !strcmp(sub, "games"), broken, with_p, 0, cs.st, {0}, ""};

@@ -21,6 +21,7 @@ static void usage(FILE *f)
             "  --games N          games (100)\n"
             "  --seat-change K    new random seats at games with n mod K == 1 (3)\n"
             "  --class-reset R    classes reset every R games (100)\n"
+            "  --deals FILE       play these dealt hands instead of shuffling (as dhm play --deals)\n"
             "  --seed S           seed for dealing, seats and built-in players (1)\n"
             "  --move-timeout MS  a client silent this long on its turn passes (off)\n"
             "  --wait MS          give up if the clients have not all connected by then (forever)\n"

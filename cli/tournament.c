@@ -8,6 +8,7 @@
 
 #include "arena/tournament.h"
 #include "cli/cli.h"
+#include "record/deals.h"
 
 #ifndef DHM_VERSION
 #define DHM_VERSION "unknown"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
                "  --duplicate        play each deal sequence five times, the players rotated through the\n"
                "                     five seats (--sets counts deal sequences: 5 stored sets each)\n"
                "  --records          also store every game (export with dhm records export)\n"
+               "  --deals FILE       play the dealt hands of FILE (a kifu file, or one deal per line: five\n"
+               "                     { cards } groups) instead of shuffling: set k's games take the deals from\n"
+               "                     k x games on (with --duplicate, the group's), cycling; kept in the store\n"
                "  --move-timeout MS  external clients: a turn silent this long is a pass (10000; 0 = off)\n"
                "  --connect-timeout MS  external clients: how long to wait for one to connect (10000)\n"
                "  --resume           continue the run stored in --db\n"
@@ -173,7 +177,7 @@ static int check_same(const char *cmd, const char *what, long stored, long given
 int cmd_tournament(int argc, char **argv)
 {
     enum { O_POOL = 1000, O_DB, O_SETS, O_GAMES, O_SEED, O_JOBS, O_PAIR, O_SC, O_CR, O_DUP, O_REC, O_MT, O_CT,
-           O_RESUME, O_JSON, O_QUIET, O_HELP };
+           O_RESUME, O_JSON, O_QUIET, O_HELP, O_DEALS };
     static const struct option opts[] = {
         {"pool", required_argument, 0, O_POOL},   {"db", required_argument, 0, O_DB},
         {"sets", required_argument, 0, O_SETS},   {"games", required_argument, 0, O_GAMES},
@@ -183,9 +187,10 @@ int cmd_tournament(int argc, char **argv)
         {"records", no_argument, 0, O_REC},       {"move-timeout", required_argument, 0, O_MT},
         {"connect-timeout", required_argument, 0, O_CT}, {"resume", no_argument, 0, O_RESUME},
         {"json", no_argument, 0, O_JSON},         {"quiet", no_argument, 0, O_QUIET},
-        {"help", no_argument, 0, O_HELP},         {0, 0, 0, 0}};
+        {"deals", required_argument, 0, O_DEALS}, {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
     const char *cmd = "tournament";
-    const char *pool_path = NULL, *db = NULL;
+    const char *pool_path = NULL, *db = NULL, *deals_path = NULL;
     long sets = 100, games = 10000, jobs = sysconf(_SC_NPROCESSORS_ONLN), sc = 3, cr = 100, mt = 10000, ct = 10000;
     uint64_t seed = 1;
     int pairing = PAIR_RANDOM, dup = 0, records = 0, resume = 0, json = 0, quiet = 0, c;
@@ -218,6 +223,7 @@ int cmd_tournament(int argc, char **argv)
         case O_MT: if (cli_long(cmd, "--move-timeout", optarg, 0, 86400000, &mt)) return 2; break;
         case O_CT: if (cli_long(cmd, "--connect-timeout", optarg, 100, 86400000, &ct)) return 2; break;
         case O_RESUME: resume = 1; break;
+        case O_DEALS: deals_path = optarg; break;
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_HELP: usage(stdout); return 0;
@@ -234,6 +240,11 @@ int cmd_tournament(int argc, char **argv)
     RunInfo run;
     memset(&run, 0, sizeof run);
     int rc = 0;
+    DealSuite suite = {0, NULL};
+    if (resume && deals_path)
+        return cli_fail(cmd, "--deals: a resumed run plays the deals it stored when it began");
+    if (deals_path && deals_load(deals_path, &suite, err, sizeof err))
+        return cli_fail(cmd, "--deals: %s", err);
     if (resume) {
         CliStore cs;
         if (cli_store_open(cmd, db, 1, &cs))
@@ -318,6 +329,9 @@ int cmd_tournament(int argc, char **argv)
         run.records = records;
         run.move_timeout_ms = (int)mt;
         run.pool_text = strdup(pool.text);
+        run.deals = suite.hand; /* the store keeps them: a resumed run plays the same deals */
+        run.ndeals = suite.n;
+        suite.hand = NULL;
         snprintf(run.version, sizeof run.version, "%s", DHM_VERSION);
         store_now(run.started, sizeof run.started);
         size_t k = 0;
@@ -340,8 +354,11 @@ int cmd_tournament(int argc, char **argv)
     }
     char logdir[1024];
     snprintf(logdir, sizeof logdir, "%s.logs", db);
-    TournamentConfig tc = {&pool, run.sets, run.games, run.seat_change, run.class_reset, run.seed, (int)jobs, pairing,
-                           run.duplicate, run.records, (int)mt, (int)ct, logdir, on_progress, NULL, &g_stop};
+    TournamentConfig tc = {.pool = &pool, .sets = run.sets, .games = run.games, .seat_change = run.seat_change,
+                           .class_reset = run.class_reset, .seed = run.seed, .jobs = (int)jobs, .pairing = pairing,
+                           .duplicate = run.duplicate, .records = run.records, .move_timeout_ms = (int)mt,
+                           .connect_timeout_ms = (int)ct, .log_dir = logdir, .progress = on_progress, .stop = &g_stop,
+                           .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals};
     CliCatch cc;
     cli_catch_stop(&cc, &g_stop);
     Prog pg;

@@ -139,7 +139,10 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
     memcpy(rec->cls, su->cls, sizeof rec->cls);
 
     Cards hand[NPLAYERS];
-    game_deal(su->seat, su->dealer, rng, hand);
+    if (su->deal)
+        memcpy(hand, su->deal, sizeof hand);
+    else
+        game_deal(su->seat, su->dealer, rng, hand);
     memcpy(rec->dealt, hand, sizeof hand);
     const int classes = su->cls[0] >= 0;
     if (classes)

@@ -16,6 +16,8 @@ typedef struct GameSetup {
     uint8_t seat[NPLAYERS];   /* seat[s] = player at seat s */
     int8_t cls[NPLAYERS];     /* classes from the previous game; all -1 = none (no exchange) */
     int dealer;               /* player who receives the first card */
+    const Cards *deal;        /* a deal suite's hands by player number (NPLAYERS), played instead of
+                               * a shuffle; NULL = shuffle */
 } GameSetup;
 
 typedef struct GameRecord {

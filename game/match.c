@@ -10,6 +10,8 @@ void match_config_default(MatchConfig *cfg)
     cfg->class_reset = 100;
     cfg->seed = 1;
     cfg->timed = 0;
+    cfg->deals = NULL;
+    cfg->ndeals = cfg->deal_offset = 0;
 }
 
 void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, const GameRecord *prev_rec,
@@ -18,6 +20,7 @@ void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, 
     const int n = index + 1; /* the server's 1-based game number */
     out->number = index;
     out->timed = cfg->timed;
+    out->deal = cfg->deals && cfg->ndeals > 0 ? cfg->deals[(cfg->deal_offset + index) % cfg->ndeals] : NULL;
     if (prev)
         memcpy(out->seat, prev->seat, sizeof out->seat);
     else

@@ -19,6 +19,10 @@ typedef struct MatchConfig {
     int class_reset; /* R, default 100 */
     uint64_t seed;
     int timed;       /* record each move's thinking time (for kifu and stored records) */
+    /* a deal suite (record/deals.h): game i plays deals[(deal_offset + i) % ndeals], each hand
+     * to the player of its number; NULL = shuffled deals */
+    const Cards (*deals)[NPLAYERS];
+    long ndeals, deal_offset;
 } MatchConfig;
 
 typedef struct MatchResult {

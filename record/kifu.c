@@ -80,7 +80,7 @@ static int parse_ints5(const char *s, int lo, int hi, int out[NPLAYERS])
     return *s ? -1 : 0;
 }
 
-static int parse_hands5(char *s, Cards out[NPLAYERS])
+int kifu_parse_hands5(char *s, Cards out[NPLAYERS])
 {
     for (int i = 0; i < NPLAYERS; i++) {
         while (isspace((unsigned char)*s))
@@ -215,7 +215,7 @@ int kifu_next(KifuReader *r, KifuGame *g, char *err, size_t errsz)
         } else if (!strcmp(key, "dealt") || !strcmp(key, "changed") || !strcmp(key, "original")) {
             k = key[0] == 'd' ? K_DEALT : key[0] == 'c' ? K_CHANGED : K_ORIGINAL;
             Cards *dst = k == K_DEALT ? g->dealt : k == K_CHANGED ? g->changed : g->original;
-            if (parse_hands5(rest, dst))
+            if (kifu_parse_hands5(rest, dst))
                 return fail(r, err, errsz, "`%s` needs five card sets like { c3 d8 jo }", key);
         } else if (!strcmp(key, "play")) {
             k = K_PLAY;

@@ -43,6 +43,10 @@ void kifu_reader_free(KifuReader *r);
 /* Reads the next game: 1 = a game, 0 = end of file, -1 = error (message in err). */
 int kifu_next(KifuReader *r, KifuGame *g, char *err, size_t errsz);
 
+/* Five `{ cards }` groups (the dealt/changed/original syntax) into out; s is modified.
+ * Returns 0 or -1. */
+int kifu_parse_hands5(char *s, Cards out[NPLAYERS]);
+
 /* Writing. */
 void kifu_write_header(FILE *f, const char *const names[NPLAYERS]);
 /* Each play is written with its thinking time in µs (PlayRec.usec; 0 when not timed). */

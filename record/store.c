@@ -47,6 +47,11 @@ static const char *SCHEMA =
     "CREATE TABLE records (run_id INTEGER NOT NULL, set_idx INTEGER NOT NULL, data BLOB NOT NULL,"
     " PRIMARY KEY (run_id, set_idx));";
 
+/* The deal suite of a run made with --deals: its deals as little-endian 64-bit card sets, five
+ * per deal (a table of its own, so stores without it read as before). */
+static const char *DEALS_TABLE =
+    "CREATE TABLE IF NOT EXISTS deals (run_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, data BLOB NOT NULL);";
+
 void store_now(char *buf, size_t size)
 {
     struct timeval tv;
@@ -104,6 +109,20 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errsz)
         return -1;
     }
     return 0;
+}
+
+static int has_table(Store *s, const char *name)
+{
+    sqlite3_stmt *st;
+    int n = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    return n > 0;
 }
 
 static int open_db(Store **out, const char *path, int flags, char *err, size_t errsz)
@@ -227,6 +246,23 @@ int store_create(Store **out, const char *path, const RunInfo *run, int nplayers
         ok = sqlite3_step(st) == SQLITE_DONE;
     }
     sqlite3_finalize(st);
+    if (ok && run->deals && run->ndeals > 0) { /* in the same transaction as the run */
+        size_t bytes = (size_t)run->ndeals * NPLAYERS * 8;
+        uint8_t *b = malloc(bytes);
+        ok = b && exec(s->db, DEALS_TABLE, e, sizeof e) == 0 &&
+             sqlite3_prepare_v2(s->db, "INSERT INTO deals VALUES (1, ?, ?)", -1, &st, NULL) == SQLITE_OK;
+        for (long i = 0; ok && i < run->ndeals; i++)
+            for (int p = 0; p < NPLAYERS; p++)
+                for (int k = 0; k < 8; k++)
+                    b[((size_t)i * NPLAYERS + p) * 8 + k] = (uint8_t)(run->deals[i][p] >> (8 * k));
+        if (ok) {
+            sqlite3_bind_int64(st, 1, run->ndeals);
+            sqlite3_bind_blob(st, 2, b, (int)bytes, SQLITE_TRANSIENT);
+            ok = sqlite3_step(st) == SQLITE_DONE;
+            sqlite3_finalize(st);
+        }
+        free(b);
+    }
     ok = ok && sqlite3_prepare_v2(s->db, "INSERT INTO players VALUES (1, ?, ?, ?)", -1, &st, NULL) == SQLITE_OK;
     for (int i = 0; ok && i < nplayers; i++) {
         sqlite3_reset(st);
@@ -366,6 +402,41 @@ int store_load_run(Store *s, RunInfo *run, int *nplayers, char ***names, char **
     copy_text(run->started, sizeof run->started, sqlite3_column_text(st, 12));
     copy_text(run->finished, sizeof run->finished, sqlite3_column_text(st, 13));
     sqlite3_finalize(st);
+    if (has_table(s, "deals")) {
+        if (sqlite3_prepare_v2(s->db, "SELECT n, data FROM deals WHERE run_id = 1", -1, &st, NULL) != SQLITE_OK) {
+            db_fail(s->db, err, errsz, "cannot read the deals");
+            goto out;
+        }
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            long n = (long)sqlite3_column_int64(st, 0);
+            const uint8_t *b = sqlite3_column_blob(st, 1);
+            size_t len = (size_t)sqlite3_column_bytes(st, 1);
+            int bad = n < 1 || n > 10000000L || !b || len != (size_t)n * NPLAYERS * 8;
+            if (!bad && !(run->deals = malloc((size_t)n * sizeof *run->deals)))
+                bad = 1;
+            for (long i = 0; !bad && i < n; i++) {
+                Cards all = 0;
+                for (int p = 0; p < NPLAYERS; p++) {
+                    Cards c = 0;
+                    for (int k = 0; k < 8; k++)
+                        c |= (Cards)b[((size_t)i * NPLAYERS + p) * 8 + k] << (8 * k);
+                    run->deals[i][p] = c;
+                    bad |= (c & all) != 0;
+                    all |= c;
+                }
+                bad |= all != CARDS_ALL;
+            }
+            if (bad) {
+                sqlite3_finalize(st);
+                free(run->deals);
+                run->deals = NULL;
+                snprintf(err, errsz, "damaged database: its deal suite is not a list of deals");
+                goto out;
+            }
+            run->ndeals = n;
+        }
+        sqlite3_finalize(st);
+    }
     if (sqlite3_prepare_v2(s->db, "SELECT name, spec FROM players WHERE run_id = 1 ORDER BY id", -1, &st, NULL) !=
         SQLITE_OK) {
         db_fail(s->db, err, errsz, "cannot read the players");
@@ -394,6 +465,9 @@ void store_free_run(RunInfo *run)
 {
     free(run->pool_text);
     run->pool_text = NULL;
+    free(run->deals);
+    run->deals = NULL;
+    run->ndeals = 0;
 }
 
 void store_free_names(int n, char **names, char **specs)
@@ -694,20 +768,6 @@ static const char *HAND_P_TABLE =
     " playouts INTEGER NOT NULL, method TEXT NOT NULL, seed INTEGER NOT NULL, games INTEGER NOT NULL,"
     " wins BLOB NOT NULL, PRIMARY KEY (run_id, set_idx));";
 
-static int has_table(Store *s, const char *name)
-{
-    sqlite3_stmt *st;
-    int n = 0;
-    if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            n = sqlite3_column_int(st, 0);
-        sqlite3_finalize(st);
-    }
-    return n > 0;
-}
-
 int store_hand_p_info(Store *s, StoreHandInfo *info, char *err, size_t errsz)
 {
     memset(info, 0, sizeof *info);
@@ -948,4 +1008,38 @@ out:
     }
     pthread_mutex_unlock(&s->mu);
     return rc;
+}
+
+int store_meta_set(Store *s, const char *key, const char *value, char *err, size_t errsz)
+{
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO meta VALUES (?, ?)", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 2, value, -1, SQLITE_TRANSIENT);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_finalize(st);
+    }
+    if (rc)
+        db_fail(s->db, err, errsz, "cannot write the database");
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
+int store_meta_get(Store *s, const char *key, char *buf, size_t size)
+{
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int found = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = ?", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            copy_text(buf, size, sqlite3_column_text(st, 0));
+            found = 1;
+        }
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return found;
 }

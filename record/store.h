@@ -33,6 +33,8 @@ typedef struct RunInfo {
     char *pool_text; /* the pool file as read (owned; store_free_run) */
     char version[64];
     char started[40], finished[40];
+    Cards (*deals)[NPLAYERS]; /* the run's deal suite (--deals; owned: store_free_run), or NULL */
+    long ndeals;
 } RunInfo;
 
 /* A set's status: "ok" (played as scheduled), "forfeit" (an external client never connected
@@ -145,6 +147,11 @@ typedef struct StoredErrRate {
 int store_save_error_rates(Store *s, const StoredErrRate *r, int n, char *err, size_t errsz);
 /* Every stored row (malloc'd, caller frees; n = 0 without the table). -1 if damaged. */
 int store_error_rates(Store *s, StoredErrRate **out, int *n, char *err, size_t errsz);
+
+/* A value of the meta table (what a command keeps about its run, e.g. dhm sprt's test). */
+int store_meta_set(Store *s, const char *key, const char *value, char *err, size_t errsz);
+/* 1 and the value when the key is there, else 0. */
+int store_meta_get(Store *s, const char *key, char *buf, size_t size);
 
 /* One byte per game: the classes of player numbers 0..4 as a permutation code (0..119). */
 uint8_t pack_classes(const int cls[NPLAYERS]);
