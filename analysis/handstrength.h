@@ -53,7 +53,6 @@ uint64_t hand_seed(uint64_t seed, long set, int game);
  * log(p / (1 - p))) and p_ij + p_ji = 1 still. */
 void hand_matrix(const HandWins *hw, int playouts, double p[NPLAYERS * NPLAYERS]);
 
-#endif
 
 /* ---- over a tournament store (dhm handstrength --db) ---- */
 
@@ -115,3 +114,5 @@ typedef struct HandSummary {
 
 int hand_summary_store(Store *st, int nplayers, int include_broken, HandSummary *out, char *err, size_t errsz);
 void hand_summary_free(HandSummary *s);
+
+#endif

@@ -7,6 +7,7 @@
 
 #include "analysis/estimation.h"
 #include "cli/cli.h"
+#include "report/analysis.h"
 
 static void usage(FILE *f)
 {
@@ -88,58 +89,20 @@ int cmd_estimate(int argc, char **argv)
     if (rc)
         parsed--;
     GameSource src = {kifu, nkifu, dbs, ndb, 0};
-    if (!rc) {
-        if (csv)
-            printf("sampler,games,decisions,worlds,accuracy,accuracy_se,accuracy_dealt,exact,ns_per_world,us_prepare\n");
-        else if (json)
-            printf("{\"worlds_per_decision\":%ld,\"seed\":%llu,\"se_kind\":\"standard error over games\",\"samplers\":[",
-                   worlds, (unsigned long long)seed);
-        else
-            printf("%-30s %6s %9s %9s %8s %7s %8s %7s %9s %9s\n", "sampler", "games", "decisions", "worlds", "accuracy",
-                   "se", "dealt", "exact", "ns/world", "us/prep");
-    }
+    EstAccRow *rows = calloc((size_t)nspec, sizeof *rows);
+    if (!rc && !rows)
+        rc = cli_error(cmd, "out of memory");
     for (int i = 0; i < nspec && !rc; i++) {
         EstAccConfig ac = {&eo[i], (int)worlds, seed, games};
-        EstAccResult r;
-        if (est_accuracy_run(&ac, &src, &r, err, sizeof err)) {
+        if (est_accuracy_run(&ac, &src, &rows[i].r, err, sizeof err)) {
             rc = cli_error(cmd, "%s", err);
             break;
         }
-        char desc[96];
-        est_options_describe(&eo[i], desc, sizeof desc);
-        double acc = r.total ? (double)r.right / r.total : NAN, dealt = r.total_dealt ? (double)r.right_dealt / r.total_dealt : NAN,
-               exact = r.worlds ? (double)r.exact / r.worlds : NAN;
-        double gm = r.games ? r.game_sum / r.games : NAN;
-        double se = r.games > 1 ? sqrt(fmax(0, (r.game_sq - r.games * gm * gm) / (r.games - 1)) / r.games) : NAN;
-        if (csv) {
-            csv_str(stdout, desc);
-            printf(",%ld,%ld,%ld,%.5f,%.5f,%.5f,%.5f,%.1f,%.2f\n", r.games, r.decisions, r.worlds, acc, se, dealt, exact,
-                   r.ns_per_world, r.us_prepare);
-        } else if (json) {
-            printf("%s{\"sampler\":", i ? "," : "");
-            json_str(stdout, desc);
-            printf(",\"games\":%ld,\"decisions\":%ld,\"worlds\":%ld,\"accuracy\":", r.games, r.decisions, r.worlds);
-            json_num(stdout, acc);
-            printf(",\"accuracy_se\":");
-            json_num(stdout, se);
-            printf(",\"accuracy_dealt\":");
-            json_num(stdout, dealt);
-            printf(",\"exact\":");
-            json_num(stdout, exact);
-            printf(",\"ns_per_world\":%.1f,\"us_prepare\":%.2f}", r.ns_per_world, r.us_prepare);
-        } else {
-            printf("%-30s %6ld %9ld %9ld %8.4f %7.4f %8.4f %7.4f %9.0f %9.1f\n", desc, r.games, r.decisions, r.worlds, acc,
-                   se, dealt, exact, r.ns_per_world, r.us_prepare);
-        }
+        est_options_describe(&eo[i], rows[i].desc, sizeof rows[i].desc);
     }
-    if (!rc) {
-        if (json)
-            printf("]}\n");
-        else if (!csv)
-            printf("accuracy: share of the opponents' cards (known ones included) with the right holder, over every "
-                   "world; se: standard error over games;\ndealt: the same over the cards the sampler guessed; exact: "
-                   "worlds entirely right; ns/world: sampling time on one thread; us/prep: preparing a decision (table, candidates)\n");
-    }
+    if (!rc)
+        report_est_accuracy(stdout, rows, nspec, worlds, seed, csv ? REPORT_CSV : json ? REPORT_JSON : REPORT_TABLE);
+    free(rows);
     for (int i = 0; i < parsed; i++)
         est_options_free(&eo[i]);
     free(eo);

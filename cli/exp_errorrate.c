@@ -13,7 +13,7 @@
 #include "analysis/errstudy.h"
 #include "arena/tournament.h"
 #include "cli/cli.h"
-#include "report/emit.h"
+#include "report/experiments.h"
 
 /* Graded strength, weakest first: names and specs. */
 static const char DEFAULT_POOL[] = "random    random\n"
@@ -219,59 +219,13 @@ int exp_errorrate(int argc, char **argv)
         EsRow rows[16];
         for (int k = 0; k < nn; k++)
             errstudy_row(ep, np, ns[k], &fit, &rows[k]);
-        static const char *const MEAS[ES_MEASURES] = {"error rate", "mean rank", "mean points"};
-        static const char *const KEY[ES_MEASURES] = {"error_rate", "mean_rank", "mean_points"};
-        const double target = fabs(rows[nn - 1].r[ES_RANK]);
-        int catch_n = -1;
-        for (int k = 0; k < nn && catch_n < 0; k++)
-            if (fabs(rows[k].r[ES_ERROR]) >= target)
-                catch_n = rows[k].n;
-        if (csv) {
-            fprintf(o, "# players\nplayer,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
-            for (int i = 0; i < np; i++) {
-                csv_str(o, er.p[i].name);
-                fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", ep[i].strength, ep[i].n,
-                        errstudy_measure(&ep[i], ES_ERROR, 0, ep[i].n), errstudy_measure(&ep[i], ES_RANK, 0, ep[i].n),
-                        errstudy_measure(&ep[i], ES_POINTS, 0, ep[i].n));
-            }
-            fprintf(o, "\n# tables\nn,measure,chunks,r,se,r2\n");
-            for (int k = 0; k < nn; k++)
-                for (int m = 0; m < ES_MEASURES; m++)
-                    fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", rows[k].n, KEY[m], rows[k].chunks, rows[k].r[m],
-                            rows[k].se[m], rows[k].r2[m]);
-        } else {
-            fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
-                    (unsigned long long)seed);
-            fprintf(o, "%d players; R_p = Bradley-Terry rating (Elo scale) over %ld sets of %ld games (about %ld games "
-                       "a player);\nthe first %ld games of each judged by %s with %ld paired worlds a decision\n",
-                    np, cnt.sets, set_games, gpp, judge, evaluator, worlds);
-            fprintf(o, "\n%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "games", "error rate", "mean rank",
-                    "mean pts");
-            for (int i = 0; i < np; i++)
-                fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", er.p[i].name, ep[i].strength, ep[i].n,
-                        errstudy_measure(&ep[i], ES_ERROR, 0, ep[i].n), errstudy_measure(&ep[i], ES_RANK, 0, ep[i].n),
-                        errstudy_measure(&ep[i], ES_POINTS, 0, ep[i].n));
-            fprintf(o, "\nf (least squares over the players' %ld games): R = %.1f x error rate + %.1f;  R = %.1f x mean "
-                       "rank + %.1f;  R = %.1f x mean points + %.1f\n",
-                    judge, fit.slope[ES_ERROR], fit.intercept[ES_ERROR], fit.slope[ES_RANK], fit.intercept[ES_RANK],
-                    fit.slope[ES_POINTS], fit.intercept[ES_POINTS]);
-            for (int m = 0; m < ES_MEASURES; m++) {
-                fprintf(o, "\n%s of n games against R_p%s\n%8s %7s %18s %10s\n", MEAS[m],
-                        m == ES_ERROR ? " (as paper 004 Table 6)" : m == ES_RANK ? " (as Table 7)" : "", "n",
-                        "chunks", "r +- se", "R^2");
-                for (int k = 0; k < nn; k++)
-                    fprintf(o, "%8d %7ld %9.3f +- %5.3f %10.3f\n", rows[k].n, rows[k].chunks, rows[k].r[m], rows[k].se[m],
-                            rows[k].r2[m]);
-            }
-            fprintf(o, "\n(se: (1 - r^2)/sqrt(M), M chunks, as the paper; R^2 < 0: worse than predicting the mean)\n");
-            if (catch_n > 0)
-                fprintf(o, "the error rate of %d game%s correlates with R_p at least as strongly (|r|) as the mean rank of "
-                           "%ld games\n",
-                        catch_n, catch_n == 1 ? "" : "s", judge);
-            else
-                fprintf(o, "no n up to %ld where the error rate's |r| reaches the mean rank's at %ld games\n", judge,
-                        judge);
-        }
+        const char **names = malloc((size_t)(np ? np : 1) * sizeof *names);
+        for (int i = 0; names && i < np; i++)
+            names[i] = er.p[i].name;
+        ErrStudyReport r = {seed, np, names, ep, &fit, rows, nn, cnt.sets, set_games, gpp, judge, evaluator, worlds};
+        if (names)
+            report_errstudy(o, &r, csv);
+        free(names);
         free(ep);
         if (out && fclose(o))
             rc = cli_error(cmd, "error writing %s", out);

@@ -13,7 +13,7 @@
 #include "arena/pool.h"
 #include "cli/cli.h"
 #include "rating/elo.h"
-#include "report/emit.h"
+#include "report/experiments.h"
 
 /* Graded strength, weakest first. */
 static const char DEFAULT_POOL[] = "random    random\n"
@@ -241,18 +241,9 @@ int exp_morita(int argc, char **argv)
     if (!rc) {
         char desc[64];
         hand_describe(&hr.hc, desc, sizeof desc);
-        if (!csv) {
-            printf("paper 002 section 5 on dhm's pool: %d players, %ld sets of %ld games (five drawn at random a set), "
-                   "seed %llu\n",
-                   pool.n, sets, set_games, (unsigned long long)seed);
-            printf("initial-hand win rates: %ld playouts a game (%s), after the exchange; they forecast the pairs' real "
-                   "order with Brier %.4f (a coin: 0.2500)\n",
-                   playouts, desc, hs.pairs > 0 ? hs.brier / hs.pairs : NAN);
-            printf("time: games %.0f s, hands %.0f s (%.2f ms CPU a game)\n\n", t1 - t0, t2 - t1,
-                   ho.games_done ? 1000 * ho.cpu_s / ho.games_done : 0.0);
-        } else {
-            printf("# ratings\n");
-        }
+        MoritaHeader mh = {pool.n, sets, set_games, seed, playouts, desc, hs.pairs > 0 ? hs.brier / hs.pairs : NAN,
+                           t1 - t0, t2 - t1, ho.games_done ? 1000 * ho.cpu_s / ho.games_done : 0.0};
+        report_morita_header(stdout, &mh, csv);
         RateOpts ro;
         rate_opts_default(&ro);
         ro.methods = "elo-game,morita,sts,bt";
@@ -267,22 +258,15 @@ int exp_morita(int argc, char **argv)
     if (!rc)
         rc = heldout(cmd, &res, cut, sc);
     if (!rc) {
-        if (csv)
-            printf("\n# heldout\npredictor,test_games,logloss,logloss_se,brier,brier_se\n");
-        else
-            printf("\nprediction of the last %ld games (%.0f%%) from ratings of the first %ld: per pair of players in a "
-                   "game,\nmean over test games (se: standard error over test games; lower is better)\n"
-                   "  %-22s %10s %8s %10s %8s\n",
-                   res.ngames - cut, 100 * hold, cut, "predictor", "log-loss", "se", "Brier", "se");
+        HeldoutRow rows[PR_COUNT];
         for (int r = 0; r < PR_COUNT; r++) {
-            double sl, sb, l = mean_se(sc[r].ll, sc[r].ll2, sc[r].games, &sl), b = mean_se(sc[r].br, sc[r].br2, sc[r].games, &sb);
-            if (csv)
-                printf("%s,%ld,%.5f,%.5f,%.5f,%.5f\n", PR_KEY[r], sc[r].games, l, sl, b, sb);
-            else
-                printf("  %-22s %10.4f %8.4f %10.4f %8.4f\n", PR_NAME[r], l, sl, b, sb);
+            rows[r].name = PR_NAME[r];
+            rows[r].key = PR_KEY[r];
+            rows[r].games = sc[r].games;
+            rows[r].logloss = mean_se(sc[r].ll, sc[r].ll2, sc[r].games, &rows[r].logloss_se);
+            rows[r].brier = mean_se(sc[r].br, sc[r].br2, sc[r].games, &rows[r].brier_se);
         }
-        if (!csv)
-            printf("(log-loss in nats; a coin scores ln 2 = 0.6931 and Brier 0.25)\n");
+        report_heldout(stdout, rows, PR_COUNT, res.ngames - cut, cut, hold, csv);
     }
     hand_summary_free(&hs);
     results_free(&res);

@@ -11,6 +11,7 @@
 #include "arena/pool.h"
 #include "cli/cli.h"
 #include "rating/eval.h"
+#include "report/experiments.h"
 
 static const char DEFAULT_POOL[] = "random      random\n"
                                    "simple      simple\n"
@@ -119,20 +120,11 @@ int exp_rating_study(int argc, char **argv)
             method_result_free(&mr);
         }
     if (!rc) {
-        if (csv) {
-            printf("method,mse_averaged,mse_sequential,pairs\n");
-            for (int k = 0; k < 4; k++)
-                printf("%s,%.6f,%.6f,%ld\n", method_name(M[k]), mse[0][k], mse[1][k], pairs);
-        } else {
-            printf("rating study (paper 000 on dhm's pool): %d players, %ld sets of %ld games, seed %llu\n\n", pool.n, sets,
-                   set_games, (unsigned long long)seed);
-            printf("mean squared error of the predicted head-to-head win rates over the %ld pairs that met "
-                   "(paper 000 Table 3)\n%-8s %10s %11s\n",
-                   pairs, "method", "averaged", "sequential");
-            for (int k = 0; k < 4; k++)
-                printf("%-8s %10.5f %11.5f\n", method_name(M[k]), mse[0][k], mse[1][k]);
-            printf("(the ratings are made from the same sets, so this measures fit; the paper found STS 0.0092, SG2 "
-                   "0.0108, SG 0.0222, SE 0.0409 on its programs)\n\n");
+        const char *names[4];
+        for (int k = 0; k < 4; k++)
+            names[k] = method_name(M[k]);
+        report_rating_study(stdout, pool.n, sets, set_games, seed, names, mse[0], mse[1], 4, pairs, csv);
+        if (!csv) {
             RateOpts ro;
             rate_opts_default(&ro);
             ro.methods = "se,sg,sg2,sts";

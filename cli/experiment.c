@@ -8,22 +8,7 @@
 #include "analysis/virtual_game.h"
 #include "cli/cli.h"
 #include "players/players.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double quantile(const double *sorted, int n, double q)
-{
-    double pos = q * (n - 1);
-    int i = (int)floor(pos);
-    double f = pos - i;
-    return i + 1 < n ? sorted[i] * (1 - f) + sorted[i + 1] * f : sorted[n - 1];
-}
-
-#define VG_REPRODUCED 10.0 /* points from the paper's figure still counted as reproduced */
+#include "report/experiments.h"
 
 static void vg_usage(FILE *f)
 {
@@ -83,7 +68,6 @@ static int virtual_game(int argc, char **argv)
             return cli_error(cmd, "cannot write %s: %m", hist);
         fprintf(hf, "log,dist,method,bin_low,bin_high,count\n");
     }
-    static const double paper_plain[VG_NDIST] = {1701, 1607, 1501};
     double *fin[VG_NMETHOD];
     for (int m = 0; m < VG_NMETHOD; m++)
         if (!(fin[m] = malloc((size_t)cfg.sets * sizeof *fin[m])))
@@ -91,65 +75,27 @@ static int virtual_game(int argc, char **argv)
     Progress pr;
     int nlog = strcmp(logs, "both") ? 1 : 2;
     progress_init(&pr, "virtual-game:", (long)nlog * VG_NDIST, 1);
+    VgRow rows[2 * VG_NDIST * VG_NMETHOD];
+    int nrows = 0;
     long done = 0;
-    if (json)
-        printf("{\"sets\": %d, \"games\": %d, \"k\": %g, \"noise\": %g, \"seed\": %llu, \"results\": [", cfg.sets,
-               cfg.games, cfg.k, cfg.noise, (unsigned long long)cfg.seed);
-    int first = 1, not_reproduced = 0;
     for (int li = 0; li < 2; li++) {
         int natural = li == 0;
         if ((natural && !strcmp(logs, "10")) || (!natural && !strcmp(logs, "e")))
             continue;
         cfg.natural_log = natural;
-        if (!json)
-            printf("%svirtual game (paper 002 §4): true 1700 vs 1300, %d sets x %d games, K = %g, noise %g\n"
-                   "log in f(p): %s\n%-8s %-16s %8s %8s %8s   %-11s %s\n",
-                   li && nlog == 2 ? "\n" : "", cfg.sets, cfg.games, cfg.k, cfg.noise,
-                   natural ? "ln — the closest to the paper's figures" : "log10 — the paper's formula (3) as printed",
-                   "p", "method", "median", "Q1", "Q3", "paper", "median - paper");
         for (int d = 0; d < VG_NDIST; d++) {
             vg_run(&cfg, d, fin);
             for (int m = 0; m < VG_NMETHOD; m++) {
-                qsort(fin[m], (size_t)cfg.sets, sizeof *fin[m], cmp_double);
-                double med = quantile(fin[m], cfg.sets, 0.5), q1 = quantile(fin[m], cfg.sets, 0.25),
-                       q3 = quantile(fin[m], cfg.sets, 0.75);
-                /* the paper reports about 1701/1607/1501 for plain Elo and about 1700 for the
-                 * corrected method (with and without noise); more than 10 points off is said */
-                const double paper = m == VG_PLAIN ? paper_plain[d] : 1700, off = med - paper;
-                const int reproduced = fabs(off) <= VG_REPRODUCED;
-                if (json) {
-                    printf("%s\n  {\"log\": \"%s\", \"p\": \"%s\", \"method\": \"%s\", \"median\": %.2f, \"q1\": %.2f, "
-                           "\"q3\": %.2f, \"paper\": %.0f, \"reproduced\": %s}",
-                           first ? "" : ",", natural ? "e" : "10", vg_dist_name(d), vg_method_name(m), med, q1, q3, paper,
-                           reproduced ? "true" : "false");
-                    first = 0;
-                } else {
-                    printf("%-8s %-16s %8.1f %8.1f %8.1f   about %-5.0f %+6.1f%s\n", vg_dist_name(d), vg_method_name(m),
-                           med, q1, q3, paper, off, reproduced ? "" : "  not reproduced");
-                    not_reproduced += !reproduced;
-                }
-                if (hf) {
-                    int s = 0;
-                    while (s < cfg.sets) {
-                        double lo = 5.0 * floor(fin[m][s] / 5.0);
-                        int cnt = 0;
-                        while (s < cfg.sets && fin[m][s] < lo + 5.0)
-                            s++, cnt++;
-                        fprintf(hf, "%s,%s,%s,%.0f,%.0f,%d\n", natural ? "e" : "10", vg_dist_name(d),
-                                vg_method_name(m), lo, lo + 5, cnt);
-                    }
-                }
+                rows[nrows] = report_vg_row(natural, d, m, fin[m], cfg.sets);
+                if (hf)
+                    report_vg_hist(hf, &rows[nrows], fin[m], cfg.sets);
+                nrows++;
             }
             progress_update(&pr, ++done, "");
         }
     }
     progress_done(&pr);
-    if (json)
-        printf("\n]}\n");
-    else if (not_reproduced)
-        printf("\n%d rows are more than %.0f points from the paper's figure (\"not reproduced\"; docs/rating.md "
-               "discusses why)\n",
-               not_reproduced, VG_REPRODUCED);
+    report_vg(stdout, &cfg, rows, nrows, json);
     for (int m = 0; m < VG_NMETHOD; m++)
         free(fin[m]);
     if (hf && fclose(hf))
@@ -278,13 +224,6 @@ static void exp_print_common(FILE *f, const ExpCli *e)
     fprintf(f, EXP_COMMON_HELP, e->cfg.matches, e->cfg.match.games, e->cfg.sims);
 }
 
-static void exp_describe(FILE *o, const ExpCli *e, double secs)
-{
-    fprintf(o, "%d games per match, seats reshuffled every %d, classes reset every %d; sims=%ld%s%s; seed %llu; %.1f s\n",
-           e->cfg.match.games, e->cfg.match.seat_change, e->cfg.match.class_reset, e->cfg.sims, *e->cfg.mc_opts ? " " : "",
-           e->cfg.mc_opts, (unsigned long long)e->cfg.match.seed, secs);
-}
-
 /* ---- bandits */
 
 static void bandits_usage(FILE *f, const ExpCli *e)
@@ -303,29 +242,6 @@ static int bandits_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
     return exp_bandits(c, arg, err, errsz);
 }
 
-/* A bandit x combination table of v[combination][bandit] ("-" where left out), with a last
- * column of the total or the mean over the five combinations a bandit played in. */
-static void combo_table(FILE *o, const BanditsResult *r, const double v[EXP_NBANDIT][EXP_NBANDIT], int prec, int mean)
-{
-    fprintf(o, "%-12s", "bandit");
-    for (int j = 0; j < EXP_NBANDIT; j++)
-        fprintf(o, " %6s%d", "No.", j + 1);
-    fprintf(o, " %7s\n", mean ? "mean" : "total");
-    for (int b = 0; b < EXP_NBANDIT; b++) {
-        double sum = 0;
-        fprintf(o, "%-12s", EXP_BANDITS[b]);
-        for (int j = 0; j < EXP_NBANDIT; j++) {
-            if (r->points[j][b] < 0) {
-                fprintf(o, " %7s", "-");
-                continue;
-            }
-            fprintf(o, " %7.*f", prec, v[j][b]);
-            sum += v[j][b];
-        }
-        fprintf(o, " %7.*f\n", prec, mean ? sum / (EXP_NBANDIT - 1) : sum);
-    }
-}
-
 static int bandits(int argc, char **argv)
 {
     static const struct option opts[] = {EXP_COMMON_OPTS, {0, 0, 0, 0}};
@@ -342,29 +258,8 @@ static int bandits(int argc, char **argv)
     double secs;
     if ((rc = exp_run(cmd, &e, bandits_fn, &r, &secs)))
         return exp_out_close(cmd, &e, rc);
-    if (e.csv) {
-        fprintf(o, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n");
-        for (int j = 0; j < EXP_NBANDIT; j++)
-            for (int b = 0; b < EXP_NBANDIT; b++)
-                if (r.points[j][b] >= 0)
-                    fprintf(o, "%d,%s,%d,%d,%d,%.3f,%.5f\n", j + 1, EXP_BANDITS[b], e.cfg.matches, e.cfg.match.games,
-                            r.first[j][b], r.points[j][b], r.points[j][b] / e.cfg.match.games);
-        return exp_out_close(cmd, &e, 0);
-    }
-    fprintf(o, "root bandits (paper 001 Table 1): 6 combinations x %d match%s\n", e.cfg.matches,
-            e.cfg.matches == 1 ? "" : "es");
-    exp_describe(o, &e, secs);
-    double first[EXP_NBANDIT][EXP_NBANDIT];
-    for (int j = 0; j < EXP_NBANDIT; j++)
-        for (int b = 0; b < EXP_NBANDIT; b++)
-            first[j][b] = r.first[j][b];
-    fprintf(o, "\nmatches won (first place)\n");
-    combo_table(o, &r, first, 0, 0);
-    fprintf(o, "%-12s", "shared");
-    for (int j = 0; j < EXP_NBANDIT; j++)
-        fprintf(o, " %7d", r.shared[j]);
-    fprintf(o, "\n\nmean points per match (Fig. 2; the average is %d)\n", 3 * e.cfg.match.games);
-    combo_table(o, &r, r.points, 1, 1);
+    ExpHeader hd = {&e.cfg, secs};
+    report_bandits(o, &r, &hd, e.csv);
     return exp_out_close(cmd, &e, 0);
 }
 
@@ -464,35 +359,13 @@ static int choice(int argc, char **argv)
     double secs;
     if ((rc = exp_run(cmd, &e, choice_fn, &a, &secs)))
         return exp_out_close(cmd, &e, rc);
-    if (e.csv) {
-        fprintf(out, "opponent,games,bandit,usage_rate,usage_sd,matches,choice_points_per_game,"
-                     "opponent_points_per_game\n");
-        for (int o = 0; o < a.nopp; o++)
-            for (int k = 0; k < a.ncheck; k++)
-                for (int b = 0; b < MC_CHOICE_ARMS; b++)
-                    fprintf(out, "%s,%d,%s,%.5f,%.5f,%d,%.5f,%.5f\n", a.opp[o], a.check[k],
-                            bandit_name(MC_CHOICE_KINDS[b]), a.r.usage[o][k][b], a.r.usage_sd[o][k][b], e.cfg.matches,
-                            a.r.choice_ppg[o], a.r.opp_ppg[o]);
-        return exp_out_close(cmd, &e, 0);
-    }
     char spec[160];
     exp_spec(spec, sizeof spec, a.choice, &e.cfg);
-    fprintf(out, "choice bandit (paper 001 Figs. 3-5): %s against four copies of each opponent, %d match%s each\n",
-            spec, e.cfg.matches, e.cfg.matches == 1 ? "" : "es");
-    exp_describe(out, &e, secs);
-    for (int o = 0; o < a.nopp; o++) {
-        fprintf(out, "\nvs 4 x %s: choice %.3f points/game, opponents %.3f; choice won %d of %d matches\n%-8s",
-                a.opp[o], a.r.choice_ppg[o], a.r.opp_ppg[o], a.r.choice_first[o], e.cfg.matches, "games");
-        for (int b = 0; b < MC_CHOICE_ARMS; b++)
-            fprintf(out, " %11s", bandit_name(MC_CHOICE_KINDS[b]));
-        fprintf(out, "\n");
-        for (int k = 0; k < a.ncheck; k++) {
-            fprintf(out, "%-8d", a.check[k]);
-            for (int b = 0; b < MC_CHOICE_ARMS; b++)
-                fprintf(out, " %11.3f", a.r.usage[o][k][b]);
-            fprintf(out, "\n");
-        }
-    }
+    ExpHeader hd = {&e.cfg, secs};
+    const char *opp[EXP_MAX_OPP];
+    for (int k = 0; k < a.nopp; k++)
+        opp[k] = a.opp[k];
+    report_choice(out, &a.r, spec, opp, a.nopp, a.check, a.ncheck, &hd, e.csv);
     return exp_out_close(cmd, &e, 0);
 }
 
@@ -566,30 +439,10 @@ static int desa(int argc, char **argv)
     double secs;
     if ((rc = exp_run(cmd, &e, desa_fn, &a, &secs)))
         return exp_out_close(cmd, &e, rc);
-    if (e.csv) {
-        fprintf(o, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points,sign_p\n");
-        for (int v = 0; v < EXP_NDESA; v++) {
-            const DesaRow *r = &a.r[v];
-            fprintf(o, "%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.6g\n", EXP_DESA_VARIANTS[v], r->matches, e.cfg.match.games,
-                    r->wins, r->ties, r->desa_first, r->base_first, r->desa_points, r->base_points, r->p_value);
-        }
-        return exp_out_close(cmd, &e, 0);
-    }
     char base[160];
     exp_spec(base, sizeof base, a.base, &e.cfg);
-    fprintf(o, "DESA (paper 001 Tables 4-5): base %s; others %s\n", base, a.others);
-    exp_describe(o, &e, secs);
-    fprintf(o, "\n%-8s %7s %16s %5s %16s %16s %8s\n", "variant", "matches", "beat base (rate)", "ties",
-            "DESA first", "base first", "sign p");
-    for (int v = 0; v < EXP_NDESA; v++) {
-        const DesaRow *r = &a.r[v];
-        double m = r->matches ? r->matches : 1;
-        fprintf(o, "%-8s %7d %8d (%.3f) %5d %8d (%.3f) %8d (%.3f) %8.3f\n", EXP_DESA_VARIANTS[v], r->matches, r->wins,
-                r->wins / m, r->ties, r->desa_first, r->desa_first / m, r->base_first, r->base_first / m, r->p_value);
-    }
-    fprintf(o, "\nmean points per match (Table 5)\n%-8s %10s %10s\n", "variant", "DESA", "base");
-    for (int v = 0; v < EXP_NDESA; v++)
-        fprintf(o, "%-8s %10.1f %10.1f\n", EXP_DESA_VARIANTS[v], a.r[v].desa_points, a.r[v].base_points);
+    ExpHeader hd = {&e.cfg, secs};
+    report_desa(o, a.r, base, a.others, &hd, e.csv);
     return exp_out_close(cmd, &e, 0);
 }
 
@@ -666,43 +519,6 @@ static int oracle_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
     return exp_oracle(c, a->base, a->step, a->rows, &a->n, err, errsz);
 }
 
-static void est_print(FILE *o, const ExpCli *e, const EstArgs *a, int oracle)
-{
-    const double per1000 = 1000.0 / e->cfg.match.games;
-    if (e->csv) {
-        fprintf(o, "%s,p,matches,games,points_mean,points_sd,per_1000_games,accuracy,daihinmin,hinmin,heimin,fugo,daifugo,"
-                   "welch_p\n",
-                oracle ? "method" : "order");
-        for (int i = 0; i < a->n; i++) {
-            const EstRow *r = &a->rows[i];
-            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g\n", r->label, r->p, r->matches,
-                    e->cfg.match.games, r->mean, r->sd, r->mean * per1000, r->accuracy, r->cls[4], r->cls[3], r->cls[2],
-                    r->cls[1], r->cls[0], r->p_value);
-        }
-        return;
-    }
-    fprintf(o, "%-8s %5s %22s %14s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
-            "points/match mean+-SD", "per 1000 games", "accuracy", "t-test p", "daihin.", "hinmin", "heimin", "fugo",
-            "daifugo");
-    for (int i = 0; i < a->n; i++) {
-        const EstRow *r = &a->rows[i];
-        char pv[16];
-        if (isnan(r->p_value))
-            snprintf(pv, sizeof pv, "(ref)");
-        else
-            snprintf(pv, sizeof pv, "%.3f", r->p_value);
-        char pp[16] = "";
-        if (oracle)
-            snprintf(pp, sizeof pp, "%.2f", r->p);
-        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
-                r->mean, r->sd, r->mean * per1000, r->accuracy, pv, 100 * r->cls[4], 100 * r->cls[3], 100 * r->cls[2],
-                100 * r->cls[1], 100 * r->cls[0]);
-    }
-    fprintf(o, "(SD across matches; t-test: Welch, two-sided, against the %s row; accuracy: share of the opponents' cards\n"
-               "with the right holder in the worlds the evaluated player sampled)\n",
-            oracle ? "p = 0" : "Random");
-}
-
 static int est_experiment(int argc, char **argv, int oracle)
 {
     static const struct option opts[] = {
@@ -730,15 +546,10 @@ static int est_experiment(int argc, char **argv, int oracle)
     double secs;
     if ((rc = exp_run(cmd, &e, oracle ? oracle_fn : order_fn, &a, &secs)))
         return exp_out_close(cmd, &e, rc);
-    if (!e.csv) {
-        char base[160];
-        exp_spec(base, sizeof base, a.base, &e.cfg);
-        fprintf(e.o, "%s (paper 003 %s): base %s, %d matches a row\n", oracle ? "oracle estimation" : "dealing orders",
-                oracle ? "Tables 2-3" : "Table 1", base, e.cfg.matches);
-        exp_describe(e.o, &e, secs);
-        fputc('\n', e.o);
-    }
-    est_print(e.o, &e, &a, oracle);
+    char base[160];
+    exp_spec(base, sizeof base, a.base, &e.cfg);
+    ExpHeader hd = {&e.cfg, secs};
+    report_est_rows(e.o, a.rows, a.n, oracle, base, &hd, e.csv);
     return exp_out_close(cmd, &e, 0);
 }
 

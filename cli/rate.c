@@ -57,14 +57,7 @@ typedef struct HistCtx {
 static void on_step(void *ctx, MethodId m, long step, const int *players, int np, const MethodResult *cur)
 {
     HistCtx *h = ctx;
-    for (int i = 0; i < np; i++) {
-        int pl = players[i];
-        fprintf(h->f, "%s,%ld,", method_name(m), step + 1);
-        csv_str(h->f, h->res->names[pl]);
-        fprintf(h->f, ",%.4f,", cur->rating[pl]);
-        csv_num(h->f, cur->unc[pl]);
-        fputc('\n', h->f);
-    }
+    report_history_rows(h->f, h->res, m, step, players, np, cur);
 }
 
 typedef struct DbLoad {
@@ -274,7 +267,7 @@ int rate_results(const char *cmd, Results *res, const RateOpts *o)
         hc.f = fopen(o->history, "w");
         if (!hc.f)
             return cli_error(cmd, "cannot write %s: %m", o->history);
-        fprintf(hc.f, "method,step,player,rating,uncertainty\n");
+        report_history_header(hc.f);
     }
     MethodResult *mr = calloc((size_t)nm, sizeof *mr);
     H2H h;

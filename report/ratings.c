@@ -563,3 +563,18 @@ void report_ratings(FILE *f, const RatingReport *r, int format)
         table_report(f, r, &e);
     eval_free(&e);
 }
+
+void report_history_header(FILE *f) { fprintf(f, "method,step,player,rating,uncertainty\n"); }
+
+void report_history_rows(FILE *f, const Results *res, MethodId m, long step, const int *players, int np,
+                         const MethodResult *cur)
+{
+    for (int i = 0; i < np; i++) {
+        int pl = players[i];
+        fprintf(f, "%s,%ld,", method_name(m), step + 1);
+        csv_str(f, res->names[pl]);
+        fprintf(f, ",%.4f,", cur->rating[pl]);
+        csv_num(f, cur->unc[pl]);
+        fputc('\n', f);
+    }
+}

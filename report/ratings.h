@@ -29,6 +29,12 @@ typedef struct RatingReport {
 
 void report_ratings(FILE *f, const RatingReport *r, int format);
 
+/* The --history CSV: a header, then after each set (or game) one row per player it touched:
+ * method, step (1-based), player, rating, uncertainty. */
+void report_history_header(FILE *f);
+void report_history_rows(FILE *f, const Results *res, MethodId m, long step, const int *players, int np,
+                         const MethodResult *cur);
+
 /* What a method's interval is, e.g. "95% bootstrap percentile interval (200 replicates,
  * resampling whole sets)"; "" when it has none. */
 void report_interval_label(const MethodResult *m, const Results *res, char *buf, size_t n);

@@ -1,0 +1,367 @@
+/* experiments.c — printing the papers' experiments (experiments.h). */
+#include "report/experiments.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "players/bandit.h"
+#include "report/emit.h"
+
+void report_exp_describe(FILE *o, const ExpHeader *h)
+{
+    const ExpConfig *c = h->cfg;
+    fprintf(o, "%d games per match, seats reshuffled every %d, classes reset every %d; sims=%ld%s%s; seed %llu; %.1f s\n",
+            c->match.games, c->match.seat_change, c->match.class_reset, c->sims, c->mc_opts && *c->mc_opts ? " " : "",
+            c->mc_opts ? c->mc_opts : "", (unsigned long long)c->match.seed, h->secs);
+}
+
+/* ---- bandits ---- */
+
+/* A bandit x combination table of v[combination][bandit] ("-" where left out), with a last
+ * column of the total or the mean over the five combinations a bandit played in. */
+static void combo_table(FILE *o, const BanditsResult *r, const double v[EXP_NBANDIT][EXP_NBANDIT], int prec, int mean)
+{
+    fprintf(o, "%-12s", "bandit");
+    for (int j = 0; j < EXP_NBANDIT; j++)
+        fprintf(o, " %6s%d", "No.", j + 1);
+    fprintf(o, " %7s\n", mean ? "mean" : "total");
+    for (int b = 0; b < EXP_NBANDIT; b++) {
+        double sum = 0;
+        fprintf(o, "%-12s", EXP_BANDITS[b]);
+        for (int j = 0; j < EXP_NBANDIT; j++) {
+            if (r->points[j][b] < 0) {
+                fprintf(o, " %7s", "-");
+                continue;
+            }
+            fprintf(o, " %7.*f", prec, v[j][b]);
+            sum += v[j][b];
+        }
+        fprintf(o, " %7.*f\n", prec, mean ? sum / (EXP_NBANDIT - 1) : sum);
+    }
+}
+
+void report_bandits(FILE *o, const BanditsResult *r, const ExpHeader *h, int csv)
+{
+    const ExpConfig *c = h->cfg;
+    if (csv) {
+        fprintf(o, "combination,bandit,matches,games,first,mean_points,mean_points_per_game\n");
+        for (int j = 0; j < EXP_NBANDIT; j++)
+            for (int b = 0; b < EXP_NBANDIT; b++)
+                if (r->points[j][b] >= 0)
+                    fprintf(o, "%d,%s,%d,%d,%d,%.3f,%.5f\n", j + 1, EXP_BANDITS[b], c->matches, c->match.games,
+                            r->first[j][b], r->points[j][b], r->points[j][b] / c->match.games);
+        return;
+    }
+    fprintf(o, "root bandits (paper 001 Table 1): 6 combinations x %d match%s\n", c->matches, c->matches == 1 ? "" : "es");
+    report_exp_describe(o, h);
+    double first[EXP_NBANDIT][EXP_NBANDIT];
+    for (int j = 0; j < EXP_NBANDIT; j++)
+        for (int b = 0; b < EXP_NBANDIT; b++)
+            first[j][b] = r->first[j][b];
+    fprintf(o, "\nmatches won (first place)\n");
+    combo_table(o, r, first, 0, 0);
+    fprintf(o, "%-12s", "shared");
+    for (int j = 0; j < EXP_NBANDIT; j++)
+        fprintf(o, " %7d", r->shared[j]);
+    fprintf(o, "\n\nmean points per match (Fig. 2; the average is %d)\n", 3 * c->match.games);
+    combo_table(o, r, r->points, 1, 1);
+}
+
+/* ---- choice ---- */
+
+void report_choice(FILE *o, const ChoiceResult *r, const char *spec, const char *const *opp, int nopp, const int *check,
+                   int ncheck, const ExpHeader *h, int csv)
+{
+    const ExpConfig *c = h->cfg;
+    if (csv) {
+        fprintf(o, "opponent,games,bandit,usage_rate,usage_sd,matches,choice_points_per_game,opponent_points_per_game\n");
+        for (int k = 0; k < nopp; k++)
+            for (int q = 0; q < ncheck; q++)
+                for (int b = 0; b < MC_CHOICE_ARMS; b++)
+                    fprintf(o, "%s,%d,%s,%.5f,%.5f,%d,%.5f,%.5f\n", opp[k], check[q], bandit_name(MC_CHOICE_KINDS[b]),
+                            r->usage[k][q][b], r->usage_sd[k][q][b], c->matches, r->choice_ppg[k], r->opp_ppg[k]);
+        return;
+    }
+    fprintf(o, "choice bandit (paper 001 Figs. 3-5): %s against four copies of each opponent, %d match%s each\n", spec,
+            c->matches, c->matches == 1 ? "" : "es");
+    report_exp_describe(o, h);
+    for (int k = 0; k < nopp; k++) {
+        fprintf(o, "\nvs 4 x %s: choice %.3f points/game, opponents %.3f; choice won %d of %d matches\n%-8s", opp[k],
+                r->choice_ppg[k], r->opp_ppg[k], r->choice_first[k], c->matches, "games");
+        for (int b = 0; b < MC_CHOICE_ARMS; b++)
+            fprintf(o, " %11s", bandit_name(MC_CHOICE_KINDS[b]));
+        fprintf(o, "\n");
+        for (int q = 0; q < ncheck; q++) {
+            fprintf(o, "%-8d", check[q]);
+            for (int b = 0; b < MC_CHOICE_ARMS; b++)
+                fprintf(o, " %11.3f", r->usage[k][q][b]);
+            fprintf(o, "\n");
+        }
+    }
+}
+
+/* ---- desa ---- */
+
+void report_desa(FILE *o, const DesaRow r[EXP_NDESA], const char *base, const char *others, const ExpHeader *h, int csv)
+{
+    if (csv) {
+        fprintf(o, "variant,matches,games,wins_vs_base,ties,desa_first,base_first,desa_points,base_points,sign_p\n");
+        for (int v = 0; v < EXP_NDESA; v++)
+            fprintf(o, "%s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.6g\n", EXP_DESA_VARIANTS[v], r[v].matches, h->cfg->match.games,
+                    r[v].wins, r[v].ties, r[v].desa_first, r[v].base_first, r[v].desa_points, r[v].base_points,
+                    r[v].p_value);
+        return;
+    }
+    fprintf(o, "DESA (paper 001 Tables 4-5): base %s; others %s\n", base, others);
+    report_exp_describe(o, h);
+    fprintf(o, "\n%-8s %7s %16s %5s %16s %16s %8s\n", "variant", "matches", "beat base (rate)", "ties", "DESA first",
+            "base first", "sign p");
+    for (int v = 0; v < EXP_NDESA; v++) {
+        double m = r[v].matches ? r[v].matches : 1;
+        fprintf(o, "%-8s %7d %8d (%.3f) %5d %8d (%.3f) %8d (%.3f) %8.3f\n", EXP_DESA_VARIANTS[v], r[v].matches,
+                r[v].wins, r[v].wins / m, r[v].ties, r[v].desa_first, r[v].desa_first / m, r[v].base_first,
+                r[v].base_first / m, r[v].p_value);
+    }
+    fprintf(o, "\nmean points per match (Table 5)\n%-8s %10s %10s\n", "variant", "DESA", "base");
+    for (int v = 0; v < EXP_NDESA; v++)
+        fprintf(o, "%-8s %10.1f %10.1f\n", EXP_DESA_VARIANTS[v], r[v].desa_points, r[v].base_points);
+}
+
+/* ---- paper 003 ---- */
+
+void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char *base, const ExpHeader *h, int csv)
+{
+    const int games = h->cfg->match.games;
+    const double per1000 = 1000.0 / games;
+    if (csv) {
+        fprintf(o, "%s,p,matches,games,points_mean,points_sd,per_1000_games,accuracy,daihinmin,hinmin,heimin,fugo,daifugo,"
+                   "welch_p\n",
+                oracle ? "method" : "order");
+        for (int i = 0; i < n; i++) {
+            const EstRow *r = &rows[i];
+            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g\n", r->label, r->p, r->matches,
+                    games, r->mean, r->sd, r->mean * per1000, r->accuracy, r->cls[4], r->cls[3], r->cls[2], r->cls[1],
+                    r->cls[0], r->p_value);
+        }
+        return;
+    }
+    fprintf(o, "%s (paper 003 %s): base %s, %d matches a row\n", oracle ? "oracle estimation" : "dealing orders",
+            oracle ? "Tables 2-3" : "Table 1", base, h->cfg->matches);
+    report_exp_describe(o, h);
+    fprintf(o, "\n%-8s %5s %22s %14s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
+            "points/match mean+-SD", "per 1000 games", "accuracy", "t-test p", "daihin.", "hinmin", "heimin", "fugo",
+            "daifugo");
+    for (int i = 0; i < n; i++) {
+        const EstRow *r = &rows[i];
+        char pv[16], pp[16] = "";
+        if (isnan(r->p_value))
+            snprintf(pv, sizeof pv, "(ref)");
+        else
+            snprintf(pv, sizeof pv, "%.3f", r->p_value);
+        if (oracle)
+            snprintf(pp, sizeof pp, "%.2f", r->p);
+        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
+                r->mean, r->sd, r->mean * per1000, r->accuracy, pv, 100 * r->cls[4], 100 * r->cls[3], 100 * r->cls[2],
+                100 * r->cls[1], 100 * r->cls[0]);
+    }
+    fprintf(o, "(SD across matches; t-test: Welch, two-sided, against the %s row; accuracy: share of the opponents' cards\n"
+               "with the right holder in the worlds the evaluated player sampled)\n",
+            oracle ? "p = 0" : "Random");
+}
+
+/* ---- the virtual game ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double quantile(const double *sorted, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)floor(pos);
+    double f = pos - i;
+    return i + 1 < n ? sorted[i] * (1 - f) + sorted[i + 1] * f : sorted[n - 1];
+}
+
+VgRow report_vg_row(int natural, int dist, int method, double *fin, int n)
+{
+    static const double paper_plain[VG_NDIST] = {1701, 1607, 1501};
+    qsort(fin, (size_t)n, sizeof *fin, cmp_double);
+    VgRow r = {natural, dist, method, quantile(fin, n, 0.5), quantile(fin, n, 0.25), quantile(fin, n, 0.75), 0, 0};
+    /* the paper reports about 1701/1607/1501 for plain Elo and about 1700 for the corrected
+     * method (with and without noise); more than VG_REPRODUCED points off is said */
+    r.paper = method == VG_PLAIN ? paper_plain[dist] : 1700;
+    r.reproduced = fabs(r.median - r.paper) <= VG_REPRODUCED;
+    return r;
+}
+
+void report_vg_hist(FILE *f, const VgRow *row, const double *sorted, int n)
+{
+    int s = 0;
+    while (s < n) {
+        double lo = 5.0 * floor(sorted[s] / 5.0);
+        int cnt = 0;
+        while (s < n && sorted[s] < lo + 5.0)
+            s++, cnt++;
+        fprintf(f, "%s,%s,%s,%.0f,%.0f,%d\n", row->natural ? "e" : "10", vg_dist_name(row->dist),
+                vg_method_name(row->method), lo, lo + 5, cnt);
+    }
+}
+
+void report_vg(FILE *o, const VgConfig *cfg, const VgRow *rows, int nrows, int json)
+{
+    if (json) {
+        fprintf(o, "{\"sets\": %d, \"games\": %d, \"k\": %g, \"noise\": %g, \"seed\": %llu, \"results\": [", cfg->sets,
+                cfg->games, cfg->k, cfg->noise, (unsigned long long)cfg->seed);
+        for (int i = 0; i < nrows; i++) {
+            const VgRow *r = &rows[i];
+            fprintf(o, "%s\n  {\"log\": \"%s\", \"p\": \"%s\", \"method\": \"%s\", \"median\": %.2f, \"q1\": %.2f, "
+                       "\"q3\": %.2f, \"paper\": %.0f, \"reproduced\": %s}",
+                    i ? "," : "", r->natural ? "e" : "10", vg_dist_name(r->dist), vg_method_name(r->method), r->median,
+                    r->q1, r->q3, r->paper, r->reproduced ? "true" : "false");
+        }
+        fprintf(o, "\n]}\n");
+        return;
+    }
+    int not_reproduced = 0, blocks = 0;
+    for (int i = 0; i < nrows; i++) {
+        const VgRow *r = &rows[i];
+        if (i == 0 || r->natural != rows[i - 1].natural)
+            fprintf(o, "%svirtual game (paper 002 §4): true 1700 vs 1300, %d sets x %d games, K = %g, noise %g\n"
+                       "log in f(p): %s\n%-8s %-16s %8s %8s %8s   %-11s %s\n",
+                    blocks++ ? "\n" : "", cfg->sets, cfg->games, cfg->k, cfg->noise,
+                    r->natural ? "ln — the closest to the paper's figures" : "log10 — the paper's formula (3) as printed",
+                    "p", "method", "median", "Q1", "Q3", "paper", "median - paper");
+        fprintf(o, "%-8s %-16s %8.1f %8.1f %8.1f   about %-5.0f %+6.1f%s\n", vg_dist_name(r->dist),
+                vg_method_name(r->method), r->median, r->q1, r->q3, r->paper, r->median - r->paper,
+                r->reproduced ? "" : "  not reproduced");
+        not_reproduced += !r->reproduced;
+    }
+    if (not_reproduced)
+        fprintf(o, "\n%d rows are more than %.0f points from the paper's figure (\"not reproduced\"; docs/rating.md "
+                   "discusses why)\n",
+                not_reproduced, VG_REPRODUCED);
+}
+
+/* ---- the error-rate study (paper 004 §5) ---- */
+
+void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
+{
+    static const char *const MEAS[ES_MEASURES] = {"error rate", "mean rank", "mean points"};
+    static const char *const KEY[ES_MEASURES] = {"error_rate", "mean_rank", "mean_points"};
+    const double target = fabs(r->rows[r->nrows - 1].r[ES_RANK]);
+    int catch_n = -1;
+    for (int k = 0; k < r->nrows && catch_n < 0; k++)
+        if (fabs(r->rows[k].r[ES_ERROR]) >= target)
+            catch_n = r->rows[k].n;
+    if (csv) {
+        fprintf(o, "# players\nplayer,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
+        for (int i = 0; i < r->np; i++) {
+            csv_str(o, r->names[i]);
+            fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", r->ep[i].strength, r->ep[i].n,
+                    errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
+                    errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
+        }
+        fprintf(o, "\n# tables\nn,measure,chunks,r,se,r2\n");
+        for (int k = 0; k < r->nrows; k++)
+            for (int m = 0; m < ES_MEASURES; m++)
+                fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", r->rows[k].n, KEY[m], r->rows[k].chunks, r->rows[k].r[m],
+                        r->rows[k].se[m], r->rows[k].r2[m]);
+    } else {
+        fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
+                (unsigned long long)r->seed);
+        fprintf(o, "%d players; R_p = Bradley-Terry rating (Elo scale) over %ld sets of %ld games (about %ld games "
+                   "a player);\nthe first %ld games of each judged by %s with %ld paired worlds a decision\n",
+                r->np, r->sets, r->set_games, r->gpp, r->judge, r->evaluator, r->worlds);
+        fprintf(o, "\n%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "games", "error rate", "mean rank",
+                "mean pts");
+        for (int i = 0; i < r->np; i++)
+            fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", r->names[i], r->ep[i].strength, r->ep[i].n,
+                    errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
+                    errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
+        fprintf(o, "\nf (least squares over the players' %ld games): R = %.1f x error rate + %.1f;  R = %.1f x mean "
+                   "rank + %.1f;  R = %.1f x mean points + %.1f\n",
+                r->judge, r->fit->slope[ES_ERROR], r->fit->intercept[ES_ERROR], r->fit->slope[ES_RANK], r->fit->intercept[ES_RANK],
+                r->fit->slope[ES_POINTS], r->fit->intercept[ES_POINTS]);
+        for (int m = 0; m < ES_MEASURES; m++) {
+            fprintf(o, "\n%s of n games against R_p%s\n%8s %7s %18s %10s\n", MEAS[m],
+                    m == ES_ERROR ? " (as paper 004 Table 6)" : m == ES_RANK ? " (as Table 7)" : "", "n",
+                    "chunks", "r +- se", "R^2");
+            for (int k = 0; k < r->nrows; k++)
+                fprintf(o, "%8d %7ld %9.3f +- %5.3f %10.3f\n", r->rows[k].n, r->rows[k].chunks, r->rows[k].r[m], r->rows[k].se[m],
+                        r->rows[k].r2[m]);
+        }
+        fprintf(o, "\n(se: (1 - r^2)/sqrt(M), M chunks, as the paper; R^2 < 0: worse than predicting the mean)\n");
+        if (catch_n > 0)
+            fprintf(o, "the error rate of %d game%s correlates with R_p at least as strongly (|r|) as the mean rank of "
+                       "%ld games\n",
+                    catch_n, catch_n == 1 ? "" : "s", r->judge);
+        else
+            fprintf(o, "no n up to %ld where the error rate's |r| reaches the mean rank's at %ld games\n", r->judge,
+                    r->judge);
+    }
+}
+
+/* ---- the hand-corrected Elo study (paper 002 §5) ---- */
+
+void report_morita_header(FILE *o, const MoritaHeader *h, int csv)
+{
+    if (csv) {
+        fprintf(o, "# ratings\n");
+        return;
+    }
+    fprintf(o, "paper 002 section 5 on dhm's pool: %d players, %ld sets of %ld games (five drawn at random a set), seed "
+               "%llu\n",
+            h->players, h->sets, h->set_games, (unsigned long long)h->seed);
+    fprintf(o, "initial-hand win rates: %ld playouts a game (%s), after the exchange; they forecast the pairs' real order "
+               "with Brier %.4f (a coin: 0.2500)\n",
+            h->playouts, h->playout, h->brier);
+    fprintf(o, "time: games %.0f s, hands %.0f s (%.2f ms CPU a game)\n\n", h->secs_games, h->secs_hands,
+            h->ms_cpu_per_game);
+}
+
+void report_heldout(FILE *o, const HeldoutRow *rows, int n, long test, long train, double hold, int csv)
+{
+    if (csv)
+        fprintf(o, "\n# heldout\npredictor,test_games,logloss,logloss_se,brier,brier_se\n");
+    else
+        fprintf(o, "\nprediction of the last %ld games (%.0f%%) from ratings of the first %ld: per pair of players in a "
+                   "game,\nmean over test games (se: standard error over test games; lower is better)\n"
+                   "  %-22s %10s %8s %10s %8s\n",
+                test, 100 * hold, train, "predictor", "log-loss", "se", "Brier", "se");
+    for (int r = 0; r < n; r++) {
+        if (csv)
+            fprintf(o, "%s,%ld,%.5f,%.5f,%.5f,%.5f\n", rows[r].key, rows[r].games, rows[r].logloss, rows[r].logloss_se,
+                    rows[r].brier, rows[r].brier_se);
+        else
+            fprintf(o, "  %-22s %10.4f %8.4f %10.4f %8.4f\n", rows[r].name, rows[r].logloss, rows[r].logloss_se,
+                    rows[r].brier, rows[r].brier_se);
+    }
+    if (!csv)
+        fprintf(o, "(log-loss in nats; a coin scores ln 2 = 0.6931 and Brier 0.25)\n");
+}
+
+/* ---- the rating study (paper 000) ---- */
+
+void report_rating_study(FILE *o, int players, long sets, long set_games, uint64_t seed, const char *const *methods,
+                         const double *mse_avg, const double *mse_seq, int n, long pairs, int csv)
+{
+    if (csv) {
+        fprintf(o, "method,mse_averaged,mse_sequential,pairs\n");
+        for (int k = 0; k < n; k++)
+            fprintf(o, "%s,%.6f,%.6f,%ld\n", methods[k], mse_avg[k], mse_seq[k], pairs);
+        return;
+    }
+    fprintf(o, "rating study (paper 000 on dhm's pool): %d players, %ld sets of %ld games, seed %llu\n\n", players, sets,
+            set_games, (unsigned long long)seed);
+    fprintf(o, "mean squared error of the predicted head-to-head win rates over the %ld pairs that met (paper 000 Table "
+               "3)\n%-8s %10s %11s\n",
+            pairs, "method", "averaged", "sequential");
+    for (int k = 0; k < n; k++)
+        fprintf(o, "%-8s %10.5f %11.5f\n", methods[k], mse_avg[k], mse_seq[k]);
+    fprintf(o, "(the ratings are made from the same sets, so this measures fit; the paper found STS 0.0092, SG2 0.0108, "
+               "SG 0.0222, SE 0.0409 on its programs)\n\n");
+}
