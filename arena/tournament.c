@@ -395,7 +395,7 @@ typedef struct Shared {
     uint8_t *done; /* bitmap of stored sets */
     long next;     /* sets below next are taken */
     pthread_mutex_t mu;
-    long finished, games, already;
+    long finished, games, already, total;
     int failed, stopped;
     char err[512];
     Kids kids;
@@ -459,7 +459,7 @@ static void tick(void *arg)
     long d = sh->finished, g = sh->games;
     pthread_mutex_unlock(&sh->mu);
     if (sh->c->progress)
-        sh->c->progress(sh->c->progress_ctx, sh->already + d, sh->c->sets, g);
+        sh->c->progress(sh->c->progress_ctx, sh->already + d, sh->total, g);
 }
 
 int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz)
@@ -486,6 +486,11 @@ int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t er
     }
     long pending = 0;
     for (long k = 0; k < c->sets; k++) {
+        if (!tournament_in_shard(c, k)) { /* another shard's: never taken */
+            sh->done[k >> 3] |= (uint8_t)(1u << (k & 7));
+            continue;
+        }
+        sh->total++;
         if (is_done(sh->done, k))
             sh->already++;
         else

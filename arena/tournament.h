@@ -45,7 +45,14 @@ typedef struct TournamentConfig {
     const Cards (*deals)[NPLAYERS]; /* a deal suite (NULL: shuffled): set k plays deals from
                                      * (its duplicate group, or k) x games on */
     long ndeals;
+    int shard_i, shard_n; /* --shard I/N: only the sets k with k mod N = I (N = 0 or 1: every set) */
 } TournamentConfig;
+
+/* Whether set k belongs to this run's shard. */
+static inline int tournament_in_shard(const TournamentConfig *c, long k)
+{
+    return c->shard_n <= 1 || k % c->shard_n == c->shard_i;
+}
 
 /* Most sets one run may hold (a bitmap of done sets is kept in memory: 12.5 MB at the max). */
 #define TOURNAMENT_MAX_SETS 100000000L

@@ -22,6 +22,7 @@ static void usage(FILE *f)
                "       dhm records games --db FILE.sqlite --csv [--p] [--include-broken] [--order-by index|start]\n"
                "       dhm records export --db FILE.sqlite --set K [--format kifu] [--out FILE]\n"
                "       dhm records pairs --db FILE.sqlite [--csv] [--include-broken]\n"
+               "       dhm records merge OUT.sqlite SHARD.sqlite...\n"
                "sets:   one line per stored set: index, start, status, players and totals, note.\n"
                "        --csv: the set,order,player,points rows dhm rate reads (order = rating order).\n"
                "games:  --csv: the game,player,rank rows dhm rate reads (game = SET.GAME, rank 0 = daifugo).\n"
@@ -33,6 +34,9 @@ static void usage(FILE *f)
                "        seats) as paired units: for every two players, the groups they shared, the mean per\n"
                "        group of the first's points minus the second's with a 95%% t interval over groups,\n"
                "        and the share of their games the first finished above the second.\n"
+               "merge:  joins the stores of dhm tournament --shard I/N (all N of one run) into OUT, the whole\n"
+               "        run as one machine would have stored it; OUT must not exist. A shard given twice,\n"
+               "        shards of different runs or a missing shard are errors; nothing is overwritten.\n"
                "export: the games of set K (stored with dhm tournament --records) as kifu text.\n"
                "Sets whose status is not ok (forfeit, timeouts, client-exit) are left out of the CSV\n"
                "output unless --include-broken, as dhm rate --db does.\n");
@@ -226,11 +230,21 @@ int cmd_records(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "merge")) {
+        if (argc < 4 || argv[2][0] == '-')
+            return cli_fail(cmd, "merge OUT.sqlite SHARD.sqlite... (try --help)");
+        char err[1024];
+        long sets = 0;
+        if (store_merge(argv[2], (const char *const *)argv + 3, argc - 3, &sets, err, sizeof err))
+            return cli_error(cmd, "%s", err);
+        printf("merged %d shards into %s: %ld sets\n", argc - 3, argv[2], sets);
+        return 0;
+    }
     const char *sub = argv[1], *db = NULL, *out = NULL, *format = "kifu";
     long set = -1;
     int csv = 0, broken = 0, by_start = 0, with_p = 0, c;
     if (strcmp(sub, "sets") && strcmp(sub, "games") && strcmp(sub, "export") && strcmp(sub, "pairs"))
-        return cli_fail(cmd, "unknown subcommand '%s' (sets, games, pairs or export)", sub);
+        return cli_fail(cmd, "unknown subcommand '%s' (sets, games, pairs, merge or export)", sub);
     optind = 1;
     while ((c = cli_getopt(cmd, argc - 1, argv + 1, opts)) != -1) {
         switch (c) {

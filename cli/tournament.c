@@ -33,6 +33,8 @@ static void usage(FILE *f)
                "  --duplicate        play each deal sequence five times, the players rotated through the\n"
                "                     five seats (--sets counts deal sequences: 5 stored sets each)\n"
                "  --records          also store every game (export with dhm records export)\n"
+               "  --shard I/N        play only the sets k with k mod N = I, with the same seeds as one run (one\n"
+               "                     machine of N); dhm records merge joins the N stores into the whole run\n"
                "  --deals FILE       play the dealt hands of FILE (a kifu file, or one deal per line: five\n"
                "                     { cards } groups) instead of shuffling: set k's games take the deals from\n"
                "                     k x games on (with --duplicate, the group's), cycling; kept in the store\n"
@@ -177,7 +179,7 @@ static int check_same(const char *cmd, const char *what, long stored, long given
 int cmd_tournament(int argc, char **argv)
 {
     enum { O_POOL = 1000, O_DB, O_SETS, O_GAMES, O_SEED, O_JOBS, O_PAIR, O_SC, O_CR, O_DUP, O_REC, O_MT, O_CT,
-           O_RESUME, O_JSON, O_QUIET, O_HELP, O_DEALS };
+           O_RESUME, O_JSON, O_QUIET, O_HELP, O_DEALS, O_SHARD };
     static const struct option opts[] = {
         {"pool", required_argument, 0, O_POOL},   {"db", required_argument, 0, O_DB},
         {"sets", required_argument, 0, O_SETS},   {"games", required_argument, 0, O_GAMES},
@@ -187,10 +189,12 @@ int cmd_tournament(int argc, char **argv)
         {"records", no_argument, 0, O_REC},       {"move-timeout", required_argument, 0, O_MT},
         {"connect-timeout", required_argument, 0, O_CT}, {"resume", no_argument, 0, O_RESUME},
         {"json", no_argument, 0, O_JSON},         {"quiet", no_argument, 0, O_QUIET},
-        {"deals", required_argument, 0, O_DEALS}, {"help", no_argument, 0, O_HELP},
+        {"deals", required_argument, 0, O_DEALS}, {"shard", required_argument, 0, O_SHARD},
+        {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0}};
     const char *cmd = "tournament";
     const char *pool_path = NULL, *db = NULL, *deals_path = NULL;
+    int shard_i = 0, shard_n = 0;
     long sets = 100, games = 10000, jobs = sysconf(_SC_NPROCESSORS_ONLN), sc = 3, cr = 100, mt = 10000, ct = 10000;
     uint64_t seed = 1;
     int pairing = PAIR_RANDOM, dup = 0, records = 0, resume = 0, json = 0, quiet = 0, c;
@@ -224,6 +228,13 @@ int cmd_tournament(int argc, char **argv)
         case O_CT: if (cli_long(cmd, "--connect-timeout", optarg, 100, 86400000, &ct)) return 2; break;
         case O_RESUME: resume = 1; break;
         case O_DEALS: deals_path = optarg; break;
+        case O_SHARD: {
+            char tail;
+            if (sscanf(optarg, "%d/%d%c", &shard_i, &shard_n, &tail) != 2 || shard_n < 1 || shard_n > 100000 ||
+                shard_i < 0 || shard_i >= shard_n)
+                return cli_fail(cmd, "--shard: I/N with 0 <= I < N, e.g. 0/4, not '%s'", optarg);
+            break;
+        }
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_HELP: usage(stdout); return 0;
@@ -295,6 +306,18 @@ int cmd_tournament(int argc, char **argv)
         }
         pairing = stored_pair;
         mt = run.move_timeout_ms;
+        char sv[64];
+        int si = 0, sn = 0;
+        if (store_meta_get(st, "shard", sv, sizeof sv) && sscanf(sv, "%d/%d", &si, &sn) != 2)
+            sn = 0;
+        if (shard_n && (shard_n != sn || shard_i != si)) {
+            pool_free(&pool);
+            store_free_run(&run);
+            store_close(st);
+            return cli_fail(cmd, "--shard %d/%d: the stored run is %s", shard_i, shard_n, sn ? sv : "not a shard");
+        }
+        shard_i = si;
+        shard_n = sn;
     } else {
         if (!pool_path)
             return cli_fail(cmd, "--pool FILE is required (or --resume)");
@@ -344,6 +367,12 @@ int cmd_tournament(int argc, char **argv)
         }
         if (!names || !specs || store_create(&st, db, &run, pool.n, names, specs, err, sizeof err))
             rc = cli_error(cmd, "%s", names && specs ? err : "out of memory");
+        if (!rc && shard_n > 1) {
+            char sv[64];
+            snprintf(sv, sizeof sv, "%d/%d", shard_i, shard_n);
+            if (store_meta_set(st, "shard", sv, err, sizeof err))
+                rc = cli_error(cmd, "%s", err);
+        }
         free(names);
         free(specs);
         if (rc) {
@@ -358,14 +387,18 @@ int cmd_tournament(int argc, char **argv)
                            .class_reset = run.class_reset, .seed = run.seed, .jobs = (int)jobs, .pairing = pairing,
                            .duplicate = run.duplicate, .records = run.records, .move_timeout_ms = (int)mt,
                            .connect_timeout_ms = (int)ct, .log_dir = logdir, .progress = on_progress, .stop = &g_stop,
-                           .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals};
+                           .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals,
+                           .shard_i = shard_i, .shard_n = shard_n};
     CliCatch cc;
     cli_catch_stop(&cc, &g_stop);
     Prog pg;
     progress_init(&pg.p, "tournament:", run.sets, !quiet);
     pg.t0 = cli_now();
     tc.progress_ctx = &pg;
-    if (!quiet)
+    if (!quiet && shard_n > 1)
+        fprintf(stderr, "dhm tournament: shard %d/%d of %ld sets of %d games among %d players, %ld jobs, into %s\n",
+                shard_i, shard_n, run.sets, run.games, pool.n, jobs, db);
+    else if (!quiet)
         fprintf(stderr, "dhm tournament: %ld sets of %d games among %d players, %ld jobs, into %s\n", run.sets,
                 run.games, pool.n, jobs, db);
     int tr = tournament_run(&tc, st, err, sizeof err);

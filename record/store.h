@@ -148,6 +148,13 @@ int store_save_error_rates(Store *s, const StoredErrRate *r, int n, char *err, s
 /* Every stored row (malloc'd, caller frees; n = 0 without the table). -1 if damaged. */
 int store_error_rates(Store *s, StoredErrRate **out, int *n, char *err, size_t errsz);
 
+/* Merges the stores of dhm tournament --shard I/N (all N of one run: same seed, pool, options,
+ * deals) into a new store `out` holding the whole run, as one machine would have made it (apart
+ * from timestamps and the run's bookkeeping). Refuses an existing out, a store that is not a
+ * shard, shards of different runs, a shard given twice and a missing shard; on any error out
+ * is not left behind. *sets gets the sets merged. */
+int store_merge(const char *out, const char *const *paths, int n, long *sets, char *err, size_t errsz);
+
 /* A value of the meta table (what a command keeps about its run, e.g. dhm sprt's test). */
 int store_meta_set(Store *s, const char *key, const char *value, char *err, size_t errsz);
 /* 1 and the value when the key is there, else 0. */
