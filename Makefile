@@ -6,6 +6,7 @@
 #   make demo       the main job: a small tournament, ratings and a report
 #   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
 #   make deps       install the Debian packages dhm needs (when missing)
+#   make MPI=1      build/dhm-mpi with MPICH (make deps-mpi installs it); docs/cluster.md
 # Variables: CC (gcc or clang), O (build dir), CPUFLAGS (default -march=native).
 
 CC       ?= cc
@@ -31,12 +32,22 @@ TESTS    = $(TEST_SRC:tests/%.c=$(O)/tests/%)
 BENCHES  = $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 LIB      = $(O)/libdhm.a
 
-.PHONY: all build check run-tests asan bench demo fuzz deps clean tests benches
+.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi clean tests benches mpi
 # Every entry point first installs what a fresh Debian 12 machine lacks (tools/deps.sh is a
 # no-op when everything is there), then builds.
 all:
 	@sh tools/deps.sh
+ifeq ($(MPI),1)
+	@$(MAKE) --no-print-directory mpi
+else
 	@$(MAKE) --no-print-directory build
+endif
+
+# make MPI=1 (or make mpi): build/dhm-mpi, the same dhm built with MPICH's mpicc (arena/mpi.h).
+mpi:
+	@command -v mpicc >/dev/null 2>&1 || { echo "make mpi: mpicc not found (apt-get install mpich libmpich-dev)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory O=build-mpi CC=mpicc EXTRA_CFLAGS=-DDHM_MPI build-mpi/dhm
+	@mkdir -p build && cp build-mpi/dhm build/dhm-mpi && echo "built build/dhm-mpi"
 
 build: $(O)/dhm
 
@@ -67,14 +78,17 @@ tests: $(TESTS)
 
 benches: $(BENCHES)
 
+# With MPICH installed (make deps-mpi), check also builds build/dhm-mpi and the tests run it
+# (DHM_MPI); without it those tests are skipped.
 check:
 	@sh tools/deps.sh
-	@$(MAKE) --no-print-directory run-tests
+	@if command -v mpicc >/dev/null 2>&1; then $(MAKE) --no-print-directory mpi; fi
+	@$(MAKE) --no-print-directory run-tests DHM_MPI_BIN=$$(test -x build/dhm-mpi && command -v mpicc >/dev/null && echo build/dhm-mpi)
 
 # Runs every test binary; a failing one fails the target after all have run.
 run-tests: $(O)/dhm $(TESTS)
 	@fail=0; for t in $(TESTS); do \
-	  echo "== $$t"; DHM=$(O)/dhm $$t || { echo "FAILED: $$t"; fail=1; }; \
+	  echo "== $$t"; DHM=$(O)/dhm DHM_MPI=$(DHM_MPI_BIN) $$t || { echo "FAILED: $$t"; fail=1; }; \
 	done; \
 	if [ $$fail = 0 ]; then echo "all tests passed"; else echo "some tests FAILED"; exit 1; fi
 
@@ -100,7 +114,10 @@ fuzz:
 deps:
 	@sh tools/deps.sh
 
+deps-mpi:
+	@sh tools/deps.sh --mpi
+
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-mpi
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTS:=.d)

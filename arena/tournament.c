@@ -516,3 +516,125 @@ int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t er
     free(sh);
     return rc;
 }
+
+/* ---- one set at a time, for other schedulers (MPI ranks) ---- */
+
+struct TournamentWork {
+    const TournamentConfig *c;
+    Kids kids;
+    SetBuf buf;
+    GameRecord *rec;
+};
+
+TournamentWork *tournament_work_new(const TournamentConfig *c)
+{
+    TournamentWork *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->c = c;
+    pthread_mutex_init(&w->kids.mu, NULL);
+    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop};
+    w->rec = malloc(sizeof *w->rec);
+    if (!w->buf.classes || !w->rec) {
+        tournament_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int tournament_work_play(TournamentWork *w, long k, SetResult *r, char *err, size_t errsz)
+{
+    return play_set(w->c, &w->kids, k, r, &w->buf, w->rec, err, errsz);
+}
+
+void tournament_work_free(TournamentWork *w)
+{
+    if (!w)
+        return;
+    kids_kill_all(&w->kids);
+    pthread_mutex_destroy(&w->kids.mu);
+    free(w->buf.classes);
+    free(w->buf.rec);
+    free(w->rec);
+    free(w);
+}
+
+/* ---- a set result as bytes (what an MPI rank sends back) ---- */
+
+typedef struct PackHead {
+    int64_t idx, dup_group, records_len;
+    uint64_t seed;
+    int32_t games, rotation;
+    int32_t player[NPLAYERS], forfeit[NPLAYERS], exit_status[NPLAYERS];
+    int64_t total[NPLAYERS], cls[NPLAYERS][NPLAYERS], timeouts[NPLAYERS], illegal[NPLAYERS];
+    char started[40], finished[40], status[16], note[512];
+} PackHead;
+
+size_t set_result_size(const SetResult *r) { return sizeof(PackHead) + (size_t)r->games + r->records_len; }
+
+void set_result_pack(const SetResult *r, uint8_t *out)
+{
+    PackHead h;
+    memset(&h, 0, sizeof h);
+    h.idx = r->idx;
+    h.dup_group = r->dup_group;
+    h.records_len = r->records ? (int64_t)r->records_len : -1;
+    h.seed = r->seed;
+    h.games = r->games;
+    h.rotation = r->rotation;
+    for (int p = 0; p < NPLAYERS; p++) {
+        h.player[p] = r->player[p];
+        h.forfeit[p] = r->forfeit[p];
+        h.exit_status[p] = r->exit_status[p];
+        h.total[p] = r->total[p];
+        h.timeouts[p] = r->timeouts[p];
+        h.illegal[p] = r->illegal[p];
+        for (int c = 0; c < NPLAYERS; c++)
+            h.cls[p][c] = r->cls[p][c];
+    }
+    memcpy(h.started, r->started, sizeof h.started);
+    memcpy(h.finished, r->finished, sizeof h.finished);
+    memcpy(h.status, r->status, sizeof h.status);
+    memcpy(h.note, r->note, sizeof h.note);
+    memcpy(out, &h, sizeof h);
+    memcpy(out + sizeof h, r->classes, (size_t)r->games);
+    if (r->records && r->records_len)
+        memcpy(out + sizeof h + (size_t)r->games, r->records, r->records_len);
+}
+
+int set_result_unpack(const uint8_t *in, size_t n, SetResult *r)
+{
+    PackHead h;
+    if (n < sizeof h)
+        return -1;
+    memcpy(&h, in, sizeof h);
+    size_t rl = h.records_len < 0 ? 0 : (size_t)h.records_len;
+    if (h.games < 0 || h.games > 100000000 || n != sizeof h + (size_t)h.games + rl)
+        return -1;
+    memset(r, 0, sizeof *r);
+    r->idx = (long)h.idx;
+    r->dup_group = (long)h.dup_group;
+    r->seed = h.seed;
+    r->games = h.games;
+    r->rotation = h.rotation;
+    for (int p = 0; p < NPLAYERS; p++) {
+        r->player[p] = h.player[p];
+        r->forfeit[p] = h.forfeit[p];
+        r->exit_status[p] = h.exit_status[p];
+        r->total[p] = (long)h.total[p];
+        r->timeouts[p] = (long)h.timeouts[p];
+        r->illegal[p] = (long)h.illegal[p];
+        for (int c = 0; c < NPLAYERS; c++)
+            r->cls[p][c] = (long)h.cls[p][c];
+    }
+    memcpy(r->started, h.started, sizeof r->started);
+    memcpy(r->finished, h.finished, sizeof r->finished);
+    memcpy(r->status, h.status, sizeof r->status);
+    memcpy(r->note, h.note, sizeof r->note);
+    r->started[sizeof r->started - 1] = r->finished[sizeof r->finished - 1] = 0;
+    r->status[sizeof r->status - 1] = r->note[sizeof r->note - 1] = 0;
+    r->classes = in + sizeof h;
+    r->records = h.records_len < 0 ? NULL : in + sizeof h + (size_t)h.games;
+    r->records_len = rl;
+    return 0;
+}

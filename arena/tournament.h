@@ -68,4 +68,17 @@ long tournament_subsets(int n);
  * with a reason (the store failed). */
 int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz);
 
+/* One set at a time, played by the caller (an MPI rank): set k's result in r, its classes and
+ * records pointing into the work's buffers until the next call. Returns 0, TOURNAMENT_STOPPED
+ * or -1 (err). */
+typedef struct TournamentWork TournamentWork;
+TournamentWork *tournament_work_new(const TournamentConfig *c);
+int tournament_work_play(TournamentWork *w, long k, SetResult *r, char *err, size_t errsz);
+void tournament_work_free(TournamentWork *w);
+
+/* A set result as bytes and back (classes and records inside; unpack points into `in`). */
+size_t set_result_size(const SetResult *r);
+void set_result_pack(const SetResult *r, uint8_t *out);
+int set_result_unpack(const uint8_t *in, size_t n, SetResult *r);
+
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arena/mpi.h"
 #include "cli/cli.h"
 
 #ifndef DHM_VERSION
@@ -50,7 +51,19 @@ static int finish(const char *cmd, int rc)
     return rc;
 }
 
+static int run(int argc, char **argv);
+
+/* With MPI (build/dhm-mpi), ranks other than 0 only ever play the sets rank 0 hands them. */
 int main(int argc, char **argv)
+{
+    if (mpi_init(&argc, &argv) != 0)
+        return mpi_worker_main();
+    int rc = run(argc, argv);
+    mpi_finish();
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

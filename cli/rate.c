@@ -67,6 +67,8 @@ typedef struct DbLoad {
     long seq, left_out;
     long with_p, without_p; /* sets with and without initial-hand win rates (dhm handstrength) */
     HandSetP hp;
+    SetwiseRun **runs; /* by method id: set-wise methods rated as the sets are read, or NULL */
+    int *place;        /* the players' places in name order (results_sort_entries) */
     char err[512];
 } DbLoad;
 
@@ -106,13 +108,20 @@ static int db_set(void *ctx, const StoredSet *x)
     if (results_add_set(d->res, (double)d->seq++, x->player, pts))
         return -1;
     d->res->games_in_sets += x->games;
+    if (d->runs) { /* in the order results_sort_sets will give: sets in index order, entries by name */
+        RSet s = d->res->sets[d->res->nsets - 1];
+        results_sort_entries(d->res, d->place, &s);
+        for (int m = 0; m < M_COUNT; m++)
+            if (d->runs[m])
+                setwise_step(d->runs[m], &s, NULL, NULL);
+    }
     return d->with_games ? db_games(d, x) : 0;
 }
 
-/* The sets (and, when a game-wise method asks for them, the games) of a tournament store;
- * sets that were not clean are left out unless include_broken (*left_out counts them). */
-int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
-                 long *left_out)
+/* rate_load_db; with runs (by method id, M_COUNT entries), the set-wise methods listed in
+ * stream (method ids, nstream of them) are rated as the sets are read (in index order). */
+static int load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
+                   long *left_out, const int *stream, int nstream, const RatingParams *prm, SetwiseRun **runs)
 {
     char err[512];
     CliStore cs;
@@ -134,8 +143,21 @@ int rate_load_db(const char *cmd, const char *path, int by_start, int with_games
     d->include_broken = include_broken;
     if (!rc && base)
         rc = cli_error(cmd, "--db cannot be combined with other results files");
+    if (!rc && runs && !by_start) {
+        d->runs = runs;
+        d->place = results_name_places(res);
+        for (int i = 0; i < nstream && !rc; i++)
+            if (!d->place || !(runs[stream[i]] = setwise_begin((MethodId)stream[i], prm, res->nplayers)))
+                rc = cli_error(cmd, "out of memory");
+    }
     if (!rc && store_each_set(cs.st, by_start, db_set, d, err, sizeof err))
         rc = cli_error(cmd, "%s: %s", path, *err ? err : *d->err ? d->err : "out of memory");
+    if (rc && runs)
+        for (int m = 0; m < M_COUNT; m++) {
+            setwise_abandon(runs[m]);
+            runs[m] = NULL;
+        }
+    free(d->place);
     if (!rc && d->with_p && d->without_p) {
         /* rates for only some sets: none are used (a partial correction would be no correction) */
         res->has_p = 0;
@@ -153,6 +175,14 @@ int rate_load_db(const char *cmd, const char *path, int by_start, int with_games
     free(d);
     cli_store_close(&cs);
     return rc;
+}
+
+/* The sets (and, when a game-wise method asks for them, the games) of a tournament store;
+ * sets that were not clean are left out unless include_broken (*left_out counts them). */
+int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
+                 long *left_out)
+{
+    return load_db(cmd, path, by_start, with_games, include_broken, res, left_out, NULL, 0, NULL, NULL);
 }
 
 void rate_opts_default(RateOpts *o)
@@ -279,9 +309,20 @@ int rate_results(const char *cmd, Results *res, const RateOpts *o)
             fclose(hc.f);
         return cli_error(cmd, "out of memory");
     }
-    for (int i = 0; i < nm && !rc; i++)
-        if (method_run((MethodId)ids[i], &prm, res, &mr[i], hc.f ? on_step : NULL, &hc, err, sizeof err))
+    for (int i = 0; i < nm && !rc; i++) {
+        SetwiseRun **sw = o->streamed ? &o->streamed[ids[i]] : NULL;
+        if (sw && *sw) { /* rated while the sets were read */
+            int e = setwise_end(*sw, res, &mr[i], err, sizeof err);
+            *sw = NULL;
+            if (e)
+                rc = cli_error(cmd, "%s", err);
+        } else if (method_run((MethodId)ids[i], &prm, res, &mr[i], hc.f ? on_step : NULL, &hc, err, sizeof err))
             rc = cli_error(cmd, "%s", err);
+    }
+    for (int m = 0; o->streamed && m < M_COUNT; m++) { /* streamed but not asked for: none, but never leak */
+        setwise_abandon(o->streamed[m]);
+        o->streamed[m] = NULL;
+    }
     if (hc.f && fclose(hc.f) && !rc)
         rc = cli_error(cmd, "error writing %s", o->history);
     if (!rc) {
@@ -297,6 +338,23 @@ int rate_results(const char *cmd, Results *res, const RateOpts *o)
     free(mr);
     h2h_free(&h);
     return rc;
+}
+
+/* The methods of a --method list when every one is set-wise (then they can rate a store's
+ * sets as they are read), into ids; else 0. */
+static int stream_methods(const char *list, int *ids)
+{
+    char buf[256];
+    int n = 0;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        int m = method_parse(t);
+        if (m < 0 || !method_info((MethodId)m)->setwise)
+            return 0;
+        if (!has_method(ids, n, m))
+            ids[n++] = m;
+    }
+    return n;
 }
 
 int cmd_rate(int argc, char **argv)
@@ -392,11 +450,17 @@ int cmd_rate(int argc, char **argv)
     Results res;
     results_init(&res);
     char err[512];
+    SetwiseRun *runs[M_COUNT] = {0};
     if (dbpath) {
         int games = strstr(o.methods, "all") != NULL; /* per-game rows only when a game-wise method may be rated */
         for (int m = 0; m < M_COUNT; m++)
             games |= method_uses_games((MethodId)m) && strstr(o.methods, method_name((MethodId)m));
-        int rc = rate_load_db(cmd, dbpath, by_start, games, broken, &res, &o.left_out);
+        /* a store alone, in index order, only set-wise methods: they rate the sets as they are
+         * read (nothing waits for the whole store), with the same results */
+        int stream[M_COUNT], nstream = optind >= argc && !by_start && !o.history ? stream_methods(o.methods, stream) : 0;
+        int rc = load_db(cmd, dbpath, by_start, games, broken, &res, &o.left_out, stream, nstream, &o.prm,
+                         nstream ? runs : NULL);
+        o.streamed = nstream ? runs : NULL;
         if (rc) {
             results_free(&res);
             return rc;

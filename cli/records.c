@@ -234,10 +234,13 @@ int cmd_records(int argc, char **argv)
         if (argc < 4 || argv[2][0] == '-')
             return cli_fail(cmd, "merge OUT.sqlite SHARD.sqlite... (try --help)");
         char err[1024];
-        long sets = 0;
-        if (store_merge(argv[2], (const char *const *)argv + 3, argc - 3, &sets, err, sizeof err))
+        long sets = 0, run_sets = 0;
+        if (store_merge(argv[2], (const char *const *)argv + 3, argc - 3, &sets, &run_sets, err, sizeof err))
             return cli_error(cmd, "%s", err);
-        printf("merged %d shards into %s: %ld sets\n", argc - 3, argv[2], sets);
+        printf("merged %d shards into %s: %ld of the run's %ld sets\n", argc - 3, argv[2], sets, run_sets);
+        if (sets < run_sets)
+            printf("the run is not finished: dhm tournament --resume --db %s plays the %ld missing sets\n", argv[2],
+                   run_sets - sets);
         return 0;
     }
     const char *sub = argv[1], *db = NULL, *out = NULL, *format = "kifu";

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "arena/tournament.h"
+#include "arena/mpi.h"
 #include "cli/cli.h"
 #include "record/deals.h"
 
@@ -33,6 +34,8 @@ static void usage(FILE *f)
                "  --duplicate        play each deal sequence five times, the players rotated through the\n"
                "                     five seats (--sets counts deal sequences: 5 stored sets each)\n"
                "  --records          also store every game (export with dhm records export)\n"
+               "  --rank-timeout MS  MPI (build/dhm-mpi): give up on a rank that has not returned its set in MS\n"
+               "                     and hand the set to another (with mpiexec -disable-auto-cleanup; 0 = off)\n"
                "  --shard I/N        play only the sets k with k mod N = I, with the same seeds as one run (one\n"
                "                     machine of N); dhm records merge joins the N stores into the whole run\n"
                "  --deals FILE       play the dealt hands of FILE (a kifu file, or one deal per line: five\n"
@@ -179,7 +182,7 @@ static int check_same(const char *cmd, const char *what, long stored, long given
 int cmd_tournament(int argc, char **argv)
 {
     enum { O_POOL = 1000, O_DB, O_SETS, O_GAMES, O_SEED, O_JOBS, O_PAIR, O_SC, O_CR, O_DUP, O_REC, O_MT, O_CT,
-           O_RESUME, O_JSON, O_QUIET, O_HELP, O_DEALS, O_SHARD };
+           O_RESUME, O_JSON, O_QUIET, O_HELP, O_DEALS, O_SHARD, O_RANKTO };
     static const struct option opts[] = {
         {"pool", required_argument, 0, O_POOL},   {"db", required_argument, 0, O_DB},
         {"sets", required_argument, 0, O_SETS},   {"games", required_argument, 0, O_GAMES},
@@ -190,11 +193,13 @@ int cmd_tournament(int argc, char **argv)
         {"connect-timeout", required_argument, 0, O_CT}, {"resume", no_argument, 0, O_RESUME},
         {"json", no_argument, 0, O_JSON},         {"quiet", no_argument, 0, O_QUIET},
         {"deals", required_argument, 0, O_DEALS}, {"shard", required_argument, 0, O_SHARD},
+        {"rank-timeout", required_argument, 0, O_RANKTO},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0}};
     const char *cmd = "tournament";
     const char *pool_path = NULL, *db = NULL, *deals_path = NULL;
     int shard_i = 0, shard_n = 0;
+    long rank_timeout = 0;
     long sets = 100, games = 10000, jobs = sysconf(_SC_NPROCESSORS_ONLN), sc = 3, cr = 100, mt = 10000, ct = 10000;
     uint64_t seed = 1;
     int pairing = PAIR_RANDOM, dup = 0, records = 0, resume = 0, json = 0, quiet = 0, c;
@@ -228,6 +233,7 @@ int cmd_tournament(int argc, char **argv)
         case O_CT: if (cli_long(cmd, "--connect-timeout", optarg, 100, 86400000, &ct)) return 2; break;
         case O_RESUME: resume = 1; break;
         case O_DEALS: deals_path = optarg; break;
+        case O_RANKTO: if (cli_long(cmd, "--rank-timeout", optarg, 0, 86400000L * 7, &rank_timeout)) return 2; break;
         case O_SHARD: {
             char tail;
             if (sscanf(optarg, "%d/%d%c", &shard_i, &shard_n, &tail) != 2 || shard_n < 1 || shard_n > 100000 ||
@@ -401,7 +407,14 @@ int cmd_tournament(int argc, char **argv)
     else if (!quiet)
         fprintf(stderr, "dhm tournament: %ld sets of %d games among %d players, %ld jobs, into %s\n", run.sets,
                 run.games, pool.n, jobs, db);
-    int tr = tournament_run(&tc, st, err, sizeof err);
+    int lost = 0, tr;
+    if (mpi_size() > 1) {
+        if (!quiet)
+            fprintf(stderr, "dhm tournament: %d MPI ranks play; rank 0 stores\n", mpi_size() - 1);
+        tr = tournament_run_mpi(&tc, st, rank_timeout, &lost, err, sizeof err);
+    } else {
+        tr = tournament_run(&tc, st, err, sizeof err);
+    }
     progress_done(&pg.p);
     cli_catch_stop_end(&cc);
     if (tr == TOURNAMENT_STOPPED) {
@@ -414,6 +427,10 @@ int cmd_tournament(int argc, char **argv)
     } else if (tr) {
         rc = cli_error(cmd, "%s (the sets finished so far are stored; continue with --resume)", err);
     }
+    if (lost)
+        fprintf(stderr, "dhm tournament: %d MPI rank%s given up on (silent past --rank-timeout); other ranks played "
+                        "their sets\n",
+                lost, lost == 1 ? " was" : "s were");
     if (!rc) {
         char now[40];
         store_now(now, sizeof now);
@@ -430,5 +447,7 @@ int cmd_tournament(int argc, char **argv)
     pool_free(&pool);
     store_free_run(&run);
     store_close(st);
+    if (lost) /* the store is complete and closed; the lost ranks would never see the job end */
+        mpi_end_job(rc);
     return rc;
 }

@@ -14,8 +14,8 @@ double gauss_cdf(double t) { return 0.5 * erfc(-t / SQRT2); }
 
 double gauss_erfcx(double x)
 {
-    if (x < 0) /* erfcx(-x) = 2 exp(x^2) - erfcx(x) */
-        return 2.0 * exp(x * x) - gauss_erfcx(-x);
+    if (x < 0) /* erfc(x) is in (1, 2): no underflow; past -26, exp(x^2) overflows either way */
+        return x > -26.0 ? exp(x * x) * erfc(x) : INFINITY;
     if (x < 25.0)
         return exp(x * x) * erfc(x);
     /* continued fraction: erfcx(x) = 1/sqrt(pi) * 1/(x + 1/2/(x + 1/(x + 3/2/(x + ...)))) */
@@ -66,11 +66,18 @@ double ts_v_win(double t, double a)
     return SQRT_2_OVER_PI / gauss_erfcx(-x / SQRT2);
 }
 
+void ts_vw_win(double t, double a, double *v, double *w)
+{
+    *v = ts_v_win(t, a);
+    double x = *v * (*v + t - a);
+    *w = x < 0 ? 0 : x > 1 ? 1 : x; /* 0 < w < 1 mathematically; clamp rounding */
+}
+
 double ts_w_win(double t, double a)
 {
-    double v = ts_v_win(t, a);
-    double w = v * (v + t - a);
-    return w < 0 ? 0 : w > 1 ? 1 : w; /* 0 < w < 1 mathematically; clamp rounding */
+    double v, w;
+    ts_vw_win(t, a, &v, &w);
+    return w;
 }
 
 /* For t >= 0 with s = (t-a)/√2, u = (t+a)/√2 and q = exp(s^2 - u^2) = exp(-2ta):
@@ -85,19 +92,25 @@ static void draw_terms(double t, double a, double *num_v, double *num_w, double 
     *num_w = INV_SQRT_2PI * ((a - t) + (a + t) * q);
 }
 
-double ts_v_draw(double t, double a)
+void ts_vw_draw(double t, double a, double *v, double *w)
 {
     double nv, nw, den;
     draw_terms(fabs(t), a, &nv, &nw, &den);
-    double v = nv / den;
-    return t < 0 ? -v : v;
+    double x = nv / den, y = x * x + nw / den;
+    *v = t < 0 ? -x : x;
+    *w = y < 0 ? 0 : y > 1 ? 1 : y;
+}
+
+double ts_v_draw(double t, double a)
+{
+    double v, w;
+    ts_vw_draw(t, a, &v, &w);
+    return v;
 }
 
 double ts_w_draw(double t, double a)
 {
-    double nv, nw, den;
-    draw_terms(fabs(t), a, &nv, &nw, &den);
-    double v = nv / den;
-    double w = v * v + nw / den;
-    return w < 0 ? 0 : w > 1 ? 1 : w;
+    double v, w;
+    ts_vw_draw(t, a, &v, &w);
+    return w;
 }

@@ -18,5 +18,8 @@ double ts_v_win(double t, double a); /* N(t-a)/Φ(t-a) */
 double ts_w_win(double t, double a); /* v (v + t - a) */
 double ts_v_draw(double t, double a);
 double ts_w_draw(double t, double a);
+/* Both at once (one evaluation of the Gaussian terms). */
+void ts_vw_win(double t, double a, double *v, double *w);
+void ts_vw_draw(double t, double a, double *v, double *w);
 
 #endif

@@ -228,60 +228,128 @@ static R3 initial(MethodId m, const RatingParams *p)
     }
 }
 
+/* The state of a set-wise method between sets: the current rating of every player and the
+ * step of its last set. */
+struct SetwiseRun {
+    MethodId m;
+    RatingParams p;
+    int n;
+    long k;
+    R3 *cur;
+    long *last;
+    MethodResult out;
+};
+
+static void setwise_free(SetwiseRun *r)
+{
+    if (!r)
+        return;
+    free(r->cur);
+    free(r->last);
+    method_result_free(&r->out);
+    free(r);
+}
+
+SetwiseRun *setwise_begin(MethodId m, const RatingParams *p, int nplayers)
+{
+    if ((unsigned)m >= M_COUNT || !METHODS[m].setwise)
+        return NULL;
+    SetwiseRun *r = calloc(1, sizeof *r);
+    const size_t n = (size_t)(nplayers > 0 ? nplayers : 1);
+    if (!r || !(r->cur = malloc(n * sizeof *r->cur)) || !(r->last = malloc(n * sizeof *r->last)) ||
+        alloc_result(&r->out, m, p, nplayers, 1)) {
+        setwise_free(r);
+        return NULL;
+    }
+    r->m = m;
+    r->p = *p;
+    r->n = nplayers;
+    for (int i = 0; i < nplayers; i++)
+        r->last[i] = -1;
+    return r;
+}
+
+void setwise_step(SetwiseRun *r, const RSet *s, RatingStepFn cb, void *ctx)
+{
+    const MethodId m = r->m;
+    const RatingParams *p = &r->p;
+    R3 *cur = r->cur;
+    MethodResult *out = &r->out;
+    const long k = r->k++;
+    R3 before[SET_PLAYERS], sum[SET_PLAYERS];
+    for (int i = 0; i < SET_PLAYERS; i++) {
+        int pl = s->player[i];
+        if (r->last[pl] < 0)
+            cur[pl] = initial(m, p);
+        else if (m == M_SG && p->glicko_c > 0)
+            cur[pl].u = glicko_grow(cur[pl].u, p->glicko_c, (double)(k - r->last[pl]), p->glicko_rd_max);
+        r->last[pl] = k;
+        before[i] = cur[pl];
+        sum[i] = (R3){0, 0, 0};
+    }
+    for (int i = 0; i < SET_PLAYERS; i++)
+        for (int j = i + 1; j < SET_PLAYERS; j++) {
+            double sc = set_score(s->points[i], s->points[j]);
+            R3 na, nb;
+            if (p->sequential) {
+                rate_result(m, p, cur[s->player[i]], cur[s->player[j]], sc, &na, &nb);
+                cur[s->player[i]] = na;
+                cur[s->player[j]] = nb;
+            } else {
+                rate_result(m, p, before[i], before[j], sc, &na, &nb);
+                sum[i] = (R3){sum[i].r + na.r, sum[i].u + na.u, sum[i].v + na.v};
+                sum[j] = (R3){sum[j].r + nb.r, sum[j].u + nb.u, sum[j].v + nb.v};
+            }
+        }
+    for (int i = 0; i < SET_PLAYERS; i++) {
+        int pl = s->player[i];
+        if (!p->sequential)
+            cur[pl] = (R3){sum[i].r / 4, sum[i].u / 4, sum[i].v / 4};
+        out->rating[pl] = cur[pl].r;
+        out->unc[pl] = cur[pl].u;
+        out->aux[pl] = cur[pl].v;
+        out->count[pl]++;
+    }
+    if (cb)
+        cb(ctx, m, k, s->player, SET_PLAYERS, out);
+}
+
+static void compute_bounds(const Results *res, int use_sets, MethodResult *out);
+
+int setwise_end(SetwiseRun *r, const Results *res, MethodResult *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    if (r->k != res->nsets || r->n != res->nplayers) {
+        snprintf(err, errsz, "%s: fed %ld sets of %d players, the results hold %ld of %d", method_name(r->m), r->k, r->n,
+                 res->nsets, res->nplayers);
+        setwise_free(r);
+        return -1;
+    }
+    if (!method_applies(r->m, res, err, errsz)) {
+        setwise_free(r);
+        return -1;
+    }
+    *out = r->out;
+    memset(&r->out, 0, sizeof r->out);
+    setwise_free(r);
+    compute_bounds(res, 1, out);
+    return 0;
+}
+
+void setwise_abandon(SetwiseRun *r) { setwise_free(r); }
+
 static int setwise_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb,
                        void *ctx)
 {
-    const int n = res->nplayers;
-    R3 *cur = malloc((size_t)(n > 0 ? n : 1) * sizeof *cur);
-    long *last = malloc((size_t)(n > 0 ? n : 1) * sizeof *last);
-    if (!cur || !last) {
-        free(cur);
-        free(last);
+    SetwiseRun *r = setwise_begin(m, p, res->nplayers);
+    if (!r)
         return -1;
-    }
-    for (int i = 0; i < n; i++)
-        last[i] = -1;
-    for (long k = 0; k < res->nsets; k++) {
-        const RSet *s = &res->sets[k];
-        R3 before[SET_PLAYERS], sum[SET_PLAYERS];
-        for (int i = 0; i < SET_PLAYERS; i++) {
-            int pl = s->player[i];
-            if (last[pl] < 0)
-                cur[pl] = initial(m, p);
-            else if (m == M_SG && p->glicko_c > 0)
-                cur[pl].u = glicko_grow(cur[pl].u, p->glicko_c, (double)(k - last[pl]), p->glicko_rd_max);
-            last[pl] = k;
-            before[i] = cur[pl];
-            sum[i] = (R3){0, 0, 0};
-        }
-        for (int i = 0; i < SET_PLAYERS; i++)
-            for (int j = i + 1; j < SET_PLAYERS; j++) {
-                double sc = set_score(s->points[i], s->points[j]);
-                R3 na, nb;
-                if (p->sequential) {
-                    rate_result(m, p, cur[s->player[i]], cur[s->player[j]], sc, &na, &nb);
-                    cur[s->player[i]] = na;
-                    cur[s->player[j]] = nb;
-                } else {
-                    rate_result(m, p, before[i], before[j], sc, &na, &nb);
-                    sum[i] = (R3){sum[i].r + na.r, sum[i].u + na.u, sum[i].v + na.v};
-                    sum[j] = (R3){sum[j].r + nb.r, sum[j].u + nb.u, sum[j].v + nb.v};
-                }
-            }
-        for (int i = 0; i < SET_PLAYERS; i++) {
-            int pl = s->player[i];
-            if (!p->sequential)
-                cur[pl] = (R3){sum[i].r / 4, sum[i].u / 4, sum[i].v / 4};
-            out->rating[pl] = cur[pl].r;
-            out->unc[pl] = cur[pl].u;
-            out->aux[pl] = cur[pl].v;
-            out->count[pl]++;
-        }
-        if (cb)
-            cb(ctx, m, k, s->player, SET_PLAYERS, out);
-    }
-    free(cur);
-    free(last);
+    for (long k = 0; k < res->nsets; k++)
+        setwise_step(r, &res->sets[k], cb, ctx);
+    method_result_free(out);
+    *out = r->out;
+    memset(&r->out, 0, sizeof r->out);
+    setwise_free(r);
     return 0;
 }
 

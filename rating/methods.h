@@ -96,6 +96,16 @@ int method_applies(MethodId m, const Results *res, char *why, size_t whysz);
 int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx,
                char *err, size_t errsz);
 void method_result_free(MethodResult *r);
+
+/* A set-wise method (se, sg, sg2, sts) fed one set at a time, e.g. while the sets are still
+ * being read (dhm rate --db: rating overlaps reading). Fed the sets of res in their sorted
+ * order (results_sort_sets), setwise_end gives exactly method_run's result. setwise_begin
+ * returns NULL for other methods or without memory; setwise_end and setwise_abandon free r. */
+typedef struct SetwiseRun SetwiseRun;
+SetwiseRun *setwise_begin(MethodId m, const RatingParams *p, int nplayers);
+void setwise_step(SetwiseRun *r, const RSet *s, RatingStepFn cb, void *ctx);
+int setwise_end(SetwiseRun *r, const Results *res, MethodResult *out, char *err, size_t errsz);
+void setwise_abandon(SetwiseRun *r);
 /* Predicted probability that x beats y (paper 000 eqs. 3/6/8/10 and equivalents); always
  * method_win_prob(r, x, y) + method_win_prob(r, y, x) = 1. SG and SG2 use the combined
  * deviation sqrt(RD_x^2 + RD_y^2) in g() (Glickman's expected outcome of a game between two

@@ -221,24 +221,62 @@ static int cmp_sets(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+typedef struct NameId {
+    const char *name;
+    int id;
+} NameId;
+
+static int cmp_name_ids(const void *a, const void *b)
+{
+    return strcmp(((const NameId *)a)->name, ((const NameId *)b)->name);
+}
+
+int *results_name_places(const Results *r)
+{
+    const size_t n = (size_t)(r->nplayers > 0 ? r->nplayers : 1);
+    int *place = malloc(n * sizeof *place);
+    NameId *by_name = malloc(n * sizeof *by_name);
+    if (place && by_name) {
+        for (int i = 0; i < r->nplayers; i++)
+            by_name[i] = (NameId){r->names[i], i};
+        qsort(by_name, (size_t)r->nplayers, sizeof *by_name, cmp_name_ids);
+        for (int i = 0; i < r->nplayers; i++)
+            place[by_name[i].id] = i;
+    } else {
+        free(place);
+        place = NULL;
+    }
+    free(by_name);
+    return place;
+}
+
+void results_sort_entries(const Results *r, const int *place, RSet *s)
+{
+    for (int i = 1; i < SET_PLAYERS; i++) { /* insertion sort of five */
+        int pl = s->player[i];
+        double pt = s->points[i];
+        int j = i;
+        for (; j > 0 && (place ? place[s->player[j - 1]] > place[pl] : strcmp(r->names[s->player[j - 1]], r->names[pl]) > 0);
+             j--) {
+            s->player[j] = s->player[j - 1];
+            s->points[j] = s->points[j - 1];
+        }
+        s->player[j] = pl;
+        s->points[j] = pt;
+    }
+}
+
 void results_sort_sets(Results *r)
 {
-    if (r->nsets > 1) /* qsort(NULL, 0, ...) is undefined */
+    long unsorted = 0; /* sets usually come in order (a store's index order): then no sort */
+    for (long k = 1; k < r->nsets && !unsorted; k++)
+        unsorted = cmp_sets(&r->sets[k - 1], &r->sets[k]) > 0;
+    if (unsorted)
         qsort(r->sets, (size_t)r->nsets, sizeof *r->sets, cmp_sets);
-    for (long k = 0; k < r->nsets; k++) { /* insertion sort of five entries by name */
-        RSet *s = &r->sets[k];
-        for (int i = 1; i < SET_PLAYERS; i++) {
-            int pl = s->player[i];
-            double pt = s->points[i];
-            int j = i;
-            for (; j > 0 && strcmp(r->names[s->player[j - 1]], r->names[pl]) > 0; j--) {
-                s->player[j] = s->player[j - 1];
-                s->points[j] = s->points[j - 1];
-            }
-            s->player[j] = pl;
-            s->points[j] = pt;
-        }
-    }
+    int *place = results_name_places(r); /* NULL (no memory): the names are compared */
+    for (long k = 0; k < r->nsets; k++)
+        results_sort_entries(r, place, &r->sets[k]);
+    free(place);
 }
 
 /* ---- CSV ---- */

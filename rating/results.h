@@ -74,5 +74,9 @@ int results_add_random_sets(Results *r, int nplayers, long nsets, double step, d
  * entries of each set by player name, so that nothing depends on the order of rows within a
  * set (sequential set-wise rating and mElo visit pairs in this order). */
 void results_sort_sets(Results *r);
+/* The same for one set, given results_name_places (NULL: compare the names): for sets rated
+ * as they arrive, in the order results_sort_sets would give them. */
+int *results_name_places(const Results *r); /* place[i]: player i's rank in name order; malloc'd */
+void results_sort_entries(const Results *r, const int *place, RSet *s);
 
 #endif

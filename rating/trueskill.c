@@ -42,8 +42,8 @@ void ts_rate_1v1(const TsEnv *e, TsRating *a, TsRating *b, int drawn)
     double va = a->sigma * a->sigma + e->tau * e->tau, vb = b->sigma * b->sigma + e->tau * e->tau;
     double c2 = 2 * e->beta * e->beta + va + vb, c = sqrt(c2);
     double t = (a->mu - b->mu) / c, al = ts_draw_margin(e, 2) / c;
-    double v = drawn ? ts_v_draw(t, al) : ts_v_win(t, al);
-    double w = drawn ? ts_w_draw(t, al) : ts_w_win(t, al);
+    double v, w;
+    (drawn ? ts_vw_draw : ts_vw_win)(t, al, &v, &w);
     a->mu += va / c * v;
     b->mu -= vb / c * v;
     a->sigma = sqrt(va * (1 - va / c2 * w));
@@ -148,8 +148,8 @@ static double trunc_update(Graph *g, int k)
 {
     G cav = gdiv(g->diff[k], g->trunc[k]);
     double sp = sqrt(cav.pi), t = cav.tau / sp, a = g->eps[k] * sp;
-    double v = g->draw[k] ? ts_v_draw(t, a) : ts_v_win(t, a);
-    double w = g->draw[k] ? ts_w_draw(t, a) : ts_w_win(t, a);
+    double v, w;
+    (g->draw[k] ? ts_vw_draw : ts_vw_win)(t, a, &v, &w);
     if (w >= 1.0)
         w = 1.0 - 1e-12;
     G marg = {cav.pi / (1 - w), (cav.tau + sp * v) / (1 - w)};

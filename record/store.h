@@ -152,8 +152,9 @@ int store_error_rates(Store *s, StoredErrRate **out, int *n, char *err, size_t e
  * deals) into a new store `out` holding the whole run, as one machine would have made it (apart
  * from timestamps and the run's bookkeeping). Refuses an existing out, a store that is not a
  * shard, shards of different runs, a shard given twice and a missing shard; on any error out
- * is not left behind. *sets gets the sets merged. */
-int store_merge(const char *out, const char *const *paths, int n, long *sets, char *err, size_t errsz);
+ * is not left behind. *sets gets the sets merged, *run_sets the sets of the whole run (more when
+ * a shard is unfinished: the merged run then resumes like any other). */
+int store_merge(const char *out, const char *const *paths, int n, long *sets, long *run_sets, char *err, size_t errsz);
 
 /* A value of the meta table (what a command keeps about its run, e.g. dhm sprt's test). */
 int store_meta_set(Store *s, const char *key, const char *value, char *err, size_t errsz);

@@ -100,6 +100,7 @@ static void test_solver_matches_minimax(void **state)
     assert_true(positions >= 10000);
     assert_true(wins > positions / 5 && wins < positions * 4 / 5); /* both outcomes well represented */
     assert_true(undecided > 0);
+    assert_true(total_nodes >= positions); /* every solve visits at least its root */
 }
 
 /* Exhaustive adversarial search: does `me` go out before every other player, whatever they

@@ -207,6 +207,7 @@ static void test_evaluators_own_choices_score_zero(void **state)
         loss_random += loss[1] + loss[3];
     }
     assert_true(judged_oracle > 40);
+    assert_true(judged_random > 20);
     assert_true(loss_random > 0); /* the others do lose something on the same worlds */
     player_destroy(ev);
     player_destroy(o.ev);

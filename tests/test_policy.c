@@ -111,7 +111,9 @@ static void test_weight_files(void **state)
     num[0] = 'x';
     assert_int_equal(policy_parse(buf, "bad", &back, err, sizeof err), -1);
     assert_non_null(strstr(err, "is not a number"));
-    snprintf(buf, sizeof buf, "%s 1.5\n", text);
+    assert_true(strlen(text) + 6 < sizeof buf);
+    memcpy(buf, text, strlen(text));
+    memcpy(buf + strlen(text), " 1.5\n", 6); /* text after the end */
     assert_int_equal(policy_parse(buf, "extra", &back, err, sizeof err), -1);
     assert_int_equal(policy_parse("hello\n", "junk", &back, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a dhm policy weights file"));
@@ -213,14 +215,17 @@ static void test_cli_train_and_strength(void **state)
                      0);
     assert_non_null(strstr(out, "held-out plays"));
     assert_non_null(strstr(out, "zero weights"));
-    char a[1 << 14], b[1 << 14];
-    snprintf(a, sizeof a, "%s", slurp_file(strcat(strcpy(b, dir), "/w.txt")));
+    char b[1 << 14];
+    snprintf(b, sizeof b, "%s/w.txt", dir);
+    char *a = strdup(slurp_file(b)); /* slurp_file's buffer is reused below */
+    assert_non_null(a);
     assert_int_equal(run_cmd(out, sizeof out, "%s train policy --kifu %s/s.kifu -o %s/w2.txt --epochs 60 --quiet",
                              dhm_bin(), dir, dir),
                      0);
     snprintf(b, sizeof b, "%s/w2.txt", dir);
     const char *w2 = slurp_file(b);
     assert_string_equal(strstr(a, "\nplay "), strstr(w2, "\nplay ")); /* deterministic */
+    free(a);
     /* bad input: one line, non-zero */
     assert_int_equal(run_cmd(out, sizeof out, "%s train policy -o %s/x.txt 2>&1", dhm_bin(), dir), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s train policy --kifu %s/missing.kifu -o %s/x.txt 2>&1", dhm_bin(), dir, dir),

@@ -57,6 +57,71 @@ static void test_setwise_by_hand(void **state)
     results_free(&r);
 }
 
+/* A set-wise method fed set by set as the sets arrive (entries sorted with
+ * results_sort_entries, as dhm rate --db does while reading) ends bit for bit where
+ * method_run ends, for each set-wise method and both update orders; fed the wrong number of
+ * sets it is an error; other methods cannot be streamed. */
+static void test_setwise_streamed(void **state)
+{
+    (void)state;
+    Results r;
+    results_init(&r);
+    random_sets(&r, 9, 400, 17);
+    for (long k = 0; k < r.nsets; k++) /* entries in arrival order, not by name */
+        for (int i = 0; i < 2; i++) {
+            int t = r.sets[k].player[i];
+            double pt = r.sets[k].points[i];
+            r.sets[k].player[i] = r.sets[k].player[4 - i];
+            r.sets[k].points[i] = r.sets[k].points[4 - i];
+            r.sets[k].player[4 - i] = t;
+            r.sets[k].points[4 - i] = pt;
+        }
+    int *place = results_name_places(&r);
+    assert_non_null(place);
+    char err[256];
+    const MethodId ms[] = {M_SE, M_SG, M_SG2, M_STS};
+    for (int seq = 0; seq < 2; seq++)
+        for (int i = 0; i < 4; i++) {
+            RatingParams p;
+            rating_params_default(&p);
+            p.sequential = seq;
+            p.glicko_c = 30; /* deviations grow between a player's sets */
+            SetwiseRun *sw = setwise_begin(ms[i], &p, r.nplayers);
+            assert_non_null(sw);
+            for (long k = 0; k < r.nsets; k++) {
+                RSet s = r.sets[k];
+                results_sort_entries(&r, place, &s);
+                setwise_step(sw, &s, NULL, NULL);
+            }
+            Results sorted = r; /* method_run's input: the same sets, sorted (a copy) */
+            sorted.sets = malloc((size_t)r.nsets * sizeof *r.sets);
+            memcpy(sorted.sets, r.sets, (size_t)r.nsets * sizeof *r.sets);
+            results_sort_sets(&sorted);
+            MethodResult a, b;
+            assert_int_equal(setwise_end(sw, &sorted, &a, err, sizeof err), 0);
+            assert_int_equal(method_run(ms[i], &p, &sorted, &b, NULL, NULL, err, sizeof err), 0);
+            for (int x = 0; x < r.nplayers; x++) {
+                assert_memory_equal(&a.rating[x], &b.rating[x], sizeof(double));
+                assert_memory_equal(&a.unc[x], &b.unc[x], sizeof(double));
+                assert_int_equal(a.count[x], b.count[x]);
+                assert_int_equal(a.bound[x], b.bound[x]);
+            }
+            method_result_free(&a);
+            method_result_free(&b);
+            free(sorted.sets);
+        }
+    RatingParams p;
+    rating_params_default(&p);
+    SetwiseRun *sw = setwise_begin(M_SE, &p, r.nplayers);
+    setwise_step(sw, &r.sets[0], NULL, NULL);
+    MethodResult m;
+    assert_int_equal(setwise_end(sw, &r, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fed 1 sets"));
+    assert_null(setwise_begin(M_BT, &p, r.nplayers));
+    free(place);
+    results_free(&r);
+}
+
 /* The averaged update does not depend on the order of the players (so of the 10 pairs);
  * the sequential one does. */
 static void test_average_is_order_free(void **state)
@@ -672,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_eval),                   cmocka_unit_test(test_loader_errors),
         cmocka_unit_test(test_melo_row_order),         cmocka_unit_test(test_symmetric_predictions_and_bounds),
         cmocka_unit_test(test_los_calibration),        cmocka_unit_test(test_cli_rate),
+        cmocka_unit_test(test_setwise_streamed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

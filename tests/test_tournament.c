@@ -35,7 +35,9 @@ static void write_file(const char *name, const char *text)
 static void games_hex(const void *blob, int len, char *out, size_t cap)
 {
     GameRecord *rec = malloc(sizeof *rec);
-    uint8_t *again = malloc((size_t)len + 1);
+    /* pack_game wants room for its worst case (8 bytes a play); a stored play takes at least 4 */
+    const size_t cap_again = 2 * (size_t)len + 1024;
+    uint8_t *again = malloc(cap_again);
     size_t off = 0, k = 0, n = 0;
     assert_non_null(rec);
     assert_non_null(again);
@@ -45,7 +47,9 @@ static void games_hex(const void *blob, int len, char *out, size_t cap)
         off += used;
         for (int i = 0; i < rec->nplays; i++)
             rec->plays[i].usec = 0;
-        k += pack_game(rec, again + k, (size_t)len + 1 - k);
+        size_t w = pack_game(rec, again + k, cap_again - k);
+        assert_true(w > 0);
+        k += w;
     }
     for (size_t i = 0; i < k && n + 3 < cap; i++)
         n += (size_t)snprintf(out + n, cap - n, "%02X", again[i]);
@@ -95,6 +99,22 @@ static char *dump(const char *db)
     return out;
 }
 
+/* Fails, showing the first line that differs (dumps are long), unless got equals want. */
+static void same_dump(const char *what, const char *got, const char *want)
+{
+    if (!strcmp(got, want))
+        return;
+    const char *a = got, *b = want;
+    long line = 1;
+    for (; *a && *a == *b; a++, b++)
+        line += *a == '\n';
+    long col = 0;
+    while (a > got && a[-1] != '\n' && col < 60)
+        a--, b--, col++;
+    fail_msg("%s: the stored rows differ at dump line %ld%s:\n  %.200s\nwant\n  %.200s", what, line,
+             col == 60 ? " (from 60 characters before the first difference)" : "", a, b);
+}
+
 static long count_sets(const char *db)
 {
     sqlite3 *h;
@@ -136,7 +156,7 @@ static void test_jobs_do_not_change_results(void **state)
     path(a, sizeof a, "j1.sqlite");
     path(b, sizeof b, "j2.sqlite");
     char *da = dump(a), *db = dump(b);
-    assert_string_equal(da, db);
+    same_dump("--jobs 2 against --jobs 1", db, da);
     assert_int_equal(count_sets(a), 24);
     free(da);
     free(db);
@@ -181,13 +201,35 @@ static void test_resume_after_kill(void **state)
                              dhm_bin()),
                      0);
     char *a = dump(db), *b = dump(ref);
-    assert_string_equal(a, b);
+    same_dump("resumed after kill -9", a, b);
     free(a);
     free(b);
     /* resuming a finished run plays nothing and changes nothing */
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db k.sqlite --quiet", dir, dhm_bin()),
                      0);
     assert_int_equal(count_sets(db), 60);
+}
+
+/* /proc/PID/WHAT into buf (at most cap - 1 bytes, then a NUL); its length. */
+static size_t proc_file(int pid, const char *what, char *buf, size_t cap)
+{
+    char p[64];
+    snprintf(p, sizeof p, "/proc/%d/%s", pid, what);
+    FILE *f = fopen(p, "r");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = 0;
+    return n;
+}
+
+/* A process's command line, its arguments joined by spaces. */
+static void proc_cmdline(int pid, char *buf, size_t cap)
+{
+    size_t n = proc_file(pid, "cmdline", buf, cap);
+    for (size_t i = 0; i < n; i++)
+        if (!buf[i])
+            buf[i] = ' ';
 }
 
 /* Whether a process (not a zombie, not this test) whose command line contains `needle` is
@@ -201,25 +243,12 @@ static int process_alive(const char *needle)
         int pid = atoi(e->d_name);
         if (pid <= 0 || pid == (int)getpid())
             continue;
-        char p[64], buf[4096], st[512];
-        snprintf(p, sizeof p, "/proc/%d/stat", pid);
-        FILE *f = fopen(p, "r");
-        size_t n = f ? fread(st, 1, sizeof st - 1, f) : 0;
-        if (f)
-            fclose(f);
-        st[n] = 0;
+        char buf[4096], st[512];
+        proc_file(pid, "stat", st, sizeof st);
         const char *rp = strrchr(st, ')');
         if (!rp || rp[1] != ' ' || rp[2] == 'Z')
             continue;
-        snprintf(p, sizeof p, "/proc/%d/cmdline", pid);
-        f = fopen(p, "r");
-        n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-        if (f)
-            fclose(f);
-        for (size_t i = 0; i < n; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        buf[n] = 0;
+        proc_cmdline(pid, buf, sizeof buf);
         found = strstr(buf, needle) != NULL;
     }
     if (d)
@@ -541,9 +570,219 @@ static void test_bad_input(void **state)
     expect_error("--resume --db junk.sqlite", 1, "junk.sqlite");
     expect_error("--pool pool.txt --db junk.sqlite", 1, "junk.sqlite");
     char *after = dump(db);
-    assert_string_equal(before, after);
+    same_dump("keep.sqlite after bad commands", after, before);
     free(before);
     free(after);
+}
+
+/* ---- beyond one machine: shards and MPI ranks ---- */
+
+static const char *CPOOL = "s1 simple\ns2 simple\nr1 random\nr2 random\nr3 random\nm1 mc:sims=6\n";
+#define CARGS "--pool cpool6.txt --sets 40 --games 300 --seed 11 --records --quiet"
+
+/* The reference: the run on one machine, its dump and its ratings (CSV). */
+static void cluster_reference(char **dump_out, char *rate_out, size_t rate_sz)
+{
+    write_file("cpool6.txt", CPOOL);
+    char out[4096], db[256];
+    path(db, sizeof db, "one.sqlite");
+    if (access(db, F_OK) != 0)
+        assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament " CARGS " --db one.sqlite", dir, dhm_bin()), 0);
+    *dump_out = dump(db);
+    assert_int_equal(run_cmd(rate_out, rate_sz, "cd %s && %s rate --db one.sqlite --method se,sts,bt --csv", dir, dhm_bin()),
+                     0);
+}
+
+/* Asserts that a store holds exactly the reference run: every row and the ratings. */
+static void assert_same_run(const char *name, const char *ref_dump, const char *ref_rate)
+{
+    char db[256], rate[16384];
+    path(db, sizeof db, name);
+    assert_int_equal(count_sets(db), 40);
+    char *d = dump(db);
+    same_dump(name, d, ref_dump);
+    free(d);
+    assert_int_equal(run_cmd(rate, sizeof rate, "cd %s && %s rate --db %s --method se,sts,bt --csv", dir, dhm_bin(), name),
+                     0);
+    assert_string_equal(rate, ref_rate);
+}
+
+static void test_shards_merge(void **state)
+{
+    (void)state;
+    char *ref, ref_rate[16384], out[4096];
+    cluster_reference(&ref, ref_rate, sizeof ref_rate);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament " CARGS " --shard %d/4 --db sh%d.sqlite", dir,
+                                 dhm_bin(), i, i),
+                         0);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records merge all.sqlite sh2.sqlite sh0.sqlite sh3.sqlite sh1.sqlite",
+                             dir, dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "merged 4 shards into all.sqlite: 40 of the run's 40 sets"));
+    assert_same_run("all.sqlite", ref, ref_rate);
+    /* set-wise methods alone rate the sets as they are read (--history turns that off): the
+     * same ratings */
+    static char streamed[16384], whole[16384];
+    assert_int_equal(run_cmd(streamed, sizeof streamed, "cd %s && %s rate --db all.sqlite --method se,sg,sg2,sts --order seq --csv",
+                             dir, dhm_bin()),
+                     0);
+    assert_int_equal(run_cmd(whole, sizeof whole, "cd %s && %s rate --db all.sqlite --method se,sg,sg2,sts --order seq --csv "
+                                                  "--history hist.csv",
+                             dir, dhm_bin()),
+                     0);
+    assert_non_null(strstr(streamed, "sts,1,"));
+    assert_string_equal(streamed, whole);
+    /* a shard killed mid-run merges into an unfinished run that --resume completes */
+    char kdb[256];
+    path(kdb, sizeof kdb, "shk1.sqlite");
+    Proc p;
+    assert_int_equal(chdir(dir), 0); /* the process is started without a shell: relative paths from here */
+    proc_start(&p, "/dev/null", "/dev/null", "%s tournament " CARGS " --shard 1/4 --jobs 1 --db shk1.sqlite", dhm_bin());
+    for (int i = 0; i < 4000 && count_sets(kdb) < 2; i++)
+        usleep(2000);
+    kill(p.pid, SIGKILL);
+    assert_int_equal(proc_wait(&p, 10), 128 + SIGKILL);
+    long stored = count_sets(kdb);
+    assert_true(stored >= 2 && stored < 10);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records merge part.sqlite sh0.sqlite shk1.sqlite sh2.sqlite sh3.sqlite",
+                             dir, dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "the run is not finished"));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db part.sqlite --quiet", dir, dhm_bin()), 0);
+    assert_same_run("part.sqlite", ref, ref_rate);
+    /* bad merges: clear errors, no output left behind, nothing overwritten */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool cpool6.txt --sets 40 --games 300 --seed 12 "
+                                              "--records --quiet --shard 1/4 --db other1.sqlite",
+                             dir, dhm_bin()),
+                     0);
+    static const struct {
+        const char *args, *msg;
+    } bad[] = {
+        {"nomerge.sqlite sh0.sqlite sh1.sqlite sh1.sqlite sh2.sqlite sh3.sqlite", "shard 1/4 is given twice"},
+        {"nomerge.sqlite sh0.sqlite sh1.sqlite sh3.sqlite", "shard 2/4 is missing"},
+        {"nomerge.sqlite sh0.sqlite other1.sqlite sh2.sqlite sh3.sqlite", "shards of different runs (its seed differs)"},
+        {"nomerge.sqlite one.sqlite", "one.sqlite is not a shard"},
+        {"nomerge.sqlite sh0.sqlite nothere.sqlite", "nothere.sqlite"},
+        {"all.sqlite sh0.sqlite sh1.sqlite sh2.sqlite sh3.sqlite", "all.sqlite exists: merging never overwrites"},
+    };
+    char all[256], bad_db[256];
+    path(all, sizeof all, "all.sqlite");
+    path(bad_db, sizeof bad_db, "nomerge.sqlite");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records merge %s 2>&1", dir, dhm_bin(), bad[i].args), 1);
+        if (!strstr(out, bad[i].msg))
+            fail_msg("merge %s: got '%s', want '%s'", bad[i].args, out, bad[i].msg);
+        assert_int_equal(access(bad_db, F_OK), -1);
+    }
+    assert_same_run("all.sqlite", ref, ref_rate);
+    free(ref);
+}
+
+/* build/dhm-mpi (env DHM_MPI, set by make check when MPICH is installed) and mpiexec; the
+ * tests skip without them, unless DHM_REQUIRE_MPI is set (CI). */
+static const char *mpi_bin(void)
+{
+    const char *b = getenv("DHM_MPI");
+    char out[256];
+    if (b && *b && access(b, X_OK) == 0 && run_cmd(out, sizeof out, "command -v mpiexec") == 0)
+        return b;
+    if (getenv("DHM_REQUIRE_MPI"))
+        fail_msg("DHM_REQUIRE_MPI is set but DHM_MPI (%s) or mpiexec is missing", b ? b : "unset");
+    return NULL;
+}
+
+/* The pid of MPI rank `rank` of the job whose command line contains `needle` (-1: none). */
+static int rank_pid(const char *needle, int rank)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int found = -1;
+    char want[32];
+    snprintf(want, sizeof want, "PMI_RANK=%d", rank);
+    while (d && found < 0 && (e = readdir(d))) {
+        int pid = atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char buf[8192];
+        proc_cmdline(pid, buf, sizeof buf);
+        if (!strstr(buf, needle) || strncmp(buf, "mpiexec", 7) == 0 || !strstr(buf, "dhm-mpi"))
+            continue;
+        size_t n = proc_file(pid, "environ", buf, sizeof buf);
+        for (size_t i = 0; i < n;) {
+            if (!strcmp(buf + i, want))
+                found = pid;
+            i += strlen(buf + i) + 1;
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* The pid of rank `rank` of the job writing store `name` (in dir), once it has stored three
+ * sets: the moment to kill or stop it mid-run. */
+static int rank_mid_run(const char *name, int rank)
+{
+    char db[256];
+    path(db, sizeof db, name);
+    int pid = -1;
+    for (int i = 0; i < 4000 && (pid < 0 || count_sets(db) < 3); i++) {
+        usleep(2000);
+        if (pid < 0)
+            pid = rank_pid(name, rank);
+    }
+    assert_true(pid > 0);
+    return pid;
+}
+
+static void test_mpi_ranks(void **state)
+{
+    (void)state;
+    const char *mpi = mpi_bin();
+    if (!mpi) {
+        skip();
+        return;
+    }
+    char *ref, ref_rate[16384], out[8192];
+    cluster_reference(&ref, ref_rate, sizeof ref_rate);
+    /* three ranks (two play) on this machine: the same store as one process */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && mpiexec -n 3 %s tournament " CARGS " --db mpi3.sqlite 2>&1", dir, mpi),
+                     0);
+    assert_same_run("mpi3.sqlite", ref, ref_rate);
+    /* kill -9 one rank mid-run: mpiexec ends the job and fails; --resume (another number of
+     * ranks) finishes it with the same results */
+    char db[256];
+    path(db, sizeof db, "mpik.sqlite");
+    Proc p;
+    assert_int_equal(chdir(dir), 0); /* the process is started without a shell: relative paths from here */
+    proc_start(&p, "/dev/null", "/dev/null", "mpiexec -n 3 %s tournament " CARGS " --db mpik.sqlite", mpi);
+    int victim = rank_mid_run("mpik.sqlite", 2);
+    kill(victim, SIGKILL);
+    assert_int_not_equal(proc_wait(&p, 60), 0);
+    long stored = count_sets(db);
+    assert_true(stored >= 3 && stored < 40);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && mpiexec -n 2 %s tournament --resume --db mpik.sqlite --quiet 2>&1",
+                             dir, mpi),
+                     0);
+    assert_same_run("mpik.sqlite", ref, ref_rate);
+    /* a rank that goes silent (SIGSTOP) under --rank-timeout: reported, its set played by
+     * another rank, the run completes with the same results */
+    char err_path[256];
+    path(err_path, sizeof err_path, "mpis.err");
+    proc_start(&p, "/dev/null", err_path,
+               "mpiexec -disable-auto-cleanup -n 4 %s tournament " CARGS " --rank-timeout 1000 --db mpis.sqlite", mpi);
+    victim = rank_mid_run("mpis.sqlite", 2);
+    kill(victim, SIGSTOP);
+    int rc = proc_wait(&p, 120);
+    kill(victim, SIGKILL); /* if it is still there */
+    const char *err = slurp_file(err_path);
+    if (rc != 0)
+        fail_msg("mpiexec exited %d: %s", rc, err);
+    assert_non_null(strstr(err, "rank 2 has not returned set"));
+    assert_non_null(strstr(err, "1 MPI rank was given up on"));
+    assert_same_run("mpis.sqlite", ref, ref_rate);
+    free(ref);
 }
 
 /* A client that greets and then never answers (for the hanging-client case). */
@@ -574,11 +813,15 @@ int main(int argc, char **argv)
     static char abs_dhm[1024];
     if (realpath(dhm_bin(), abs_dhm))
         setenv("DHM", abs_dhm, 1);
+    static char abs_mpi[1024];
+    if (getenv("DHM_MPI") && realpath(getenv("DHM_MPI"), abs_mpi))
+        setenv("DHM_MPI", abs_mpi, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_do_not_change_results), cmocka_unit_test(test_resume_after_kill),
         cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_stop_and_second_writer),
         cmocka_unit_test(test_damaged_store),             cmocka_unit_test(test_duplicate_seats),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_bad_input),                 cmocka_unit_test(test_shards_merge),
+        cmocka_unit_test(test_mpi_ranks),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     run_cmd(NULL, 0, "rm -rf %s", dir);

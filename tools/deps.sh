@@ -2,9 +2,14 @@
 # deps.sh — installs the Debian packages dhm needs, only when something is missing.
 # Needed: a C compiler and make, libsqlite3-dev (the results store), libcmocka-dev (tests),
 # chromium (the tests render dhm report's page in a real browser).
-# Optional (not installed here): clang for `make fuzz`, mpich for MPI runs.
+# With --mpi also MPICH (mpich, libmpich-dev) for `make MPI=1` (.ci/run asks for it; the
+# default build and the README's commands need no MPI). Optional: clang for `make fuzz`.
 set -eu
 missing=""
+if [ "${1:-}" = "--mpi" ]; then
+  command -v mpiexec >/dev/null 2>&1 || missing="$missing mpich"
+  command -v mpicc >/dev/null 2>&1 || missing="$missing libmpich-dev"
+fi
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"

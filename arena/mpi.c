@@ -1,0 +1,386 @@
+/* mpi.c — tournaments across MPI ranks (mpi.h). Compiled to stubs without DHM_MPI. */
+#include "arena/mpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef DHM_MPI
+
+int mpi_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+void mpi_finish(void) {}
+int mpi_size(void) { return 1; }
+void mpi_end_job(int status) { (void)status; }
+int mpi_worker_main(void) { return 0; }
+int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_ms, int *lost, char *err, size_t errsz)
+{
+    (void)c;
+    (void)st;
+    (void)rank_timeout_ms;
+    *lost = 0;
+    snprintf(err, errsz, "this dhm was built without MPI (make MPI=1 builds build/dhm-mpi)");
+    return -1;
+}
+
+#else
+
+#include <mpi.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { TAG_READY = 1, TAG_RESULT, TAG_WORK, TAG_DONE, TAG_FAIL };
+enum { JOB_QUIT = 0, JOB_TOURNAMENT = 1 };
+
+static int g_rank, g_size = 1;
+
+int mpi_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    /* errors come back as codes, so a dead rank does not take rank 0 with it (with
+     * mpiexec -disable-auto-cleanup) */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    signal(SIGPIPE, SIG_IGN); /* a dead rank's socket: an error code, not the end of this rank */
+    return g_rank;
+}
+
+int mpi_size(void) { return g_size; }
+
+void mpi_end_job(int status)
+{
+    fflush(NULL);
+    MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+/* ---- the job: a tournament's settings as bytes ---- */
+
+typedef struct JobHead {
+    int32_t kind;
+    int64_t sets, ndeals;
+    uint64_t seed;
+    int32_t games, seat_change, class_reset, jobs, pairing, duplicate, records, move_timeout_ms, connect_timeout_ms;
+    int32_t shard_i, shard_n;
+    int64_t pool_len, logdir_len;
+} JobHead;
+
+static void broadcast(uint8_t **buf, int64_t *len)
+{
+    MPI_Bcast(len, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (g_rank != 0)
+        *buf = malloc((size_t)*len);
+    MPI_Bcast(*buf, (int)*len, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void mpi_finish(void)
+{
+    if (g_rank == 0 && g_size > 1) { /* the workers wait for a job: there is none */
+        JobHead h;
+        memset(&h, 0, sizeof h);
+        h.kind = JOB_QUIT;
+        uint8_t *b = (uint8_t *)&h;
+        int64_t len = sizeof h;
+        broadcast(&b, &len);
+    }
+    MPI_Finalize();
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- a worker rank ---- */
+
+static int serve_job(const uint8_t *b, int64_t len)
+{
+    JobHead h;
+    memcpy(&h, b, sizeof h);
+    if ((int64_t)sizeof h + h.pool_len + h.logdir_len + h.ndeals * NPLAYERS * 8 != len)
+        return -1;
+    const char *pool_text = (const char *)b + sizeof h, *logdir = pool_text + h.pool_len;
+    char *pt = strndup(pool_text, (size_t)h.pool_len), *ld = strndup(logdir, (size_t)h.logdir_len);
+    Cards(*deals)[NPLAYERS] = h.ndeals ? malloc((size_t)h.ndeals * sizeof *deals) : NULL;
+    if (deals)
+        memcpy(deals, logdir + h.logdir_len, (size_t)h.ndeals * sizeof *deals);
+    Pool pool;
+    char err[512];
+    int rc = pool_parse(pt, "(the run's pool)", &pool, err, sizeof err);
+    TournamentConfig c = {.pool = &pool, .sets = h.sets, .games = h.games, .seat_change = h.seat_change,
+                          .class_reset = h.class_reset, .seed = h.seed, .jobs = 1, .pairing = h.pairing,
+                          .duplicate = h.duplicate, .records = h.records, .move_timeout_ms = h.move_timeout_ms,
+                          .connect_timeout_ms = h.connect_timeout_ms, .log_dir = ld,
+                          .deals = (const Cards(*)[NPLAYERS])deals, .ndeals = h.ndeals, .shard_i = h.shard_i,
+                          .shard_n = h.shard_n};
+    TournamentWork *w = rc ? NULL : tournament_work_new(&c);
+    if (!w && !rc)
+        snprintf(err, sizeof err, "rank %d: out of memory", g_rank);
+    if (!w)
+        MPI_Send(err, (int)strlen(err) + 1, MPI_CHAR, 0, TAG_FAIL, MPI_COMM_WORLD);
+    else
+        MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
+    uint8_t *out = NULL;
+    size_t cap = 0;
+    for (;;) {
+        int64_t k;
+        MPI_Status stt;
+        if (MPI_Recv(&k, 1, MPI_INT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &stt) != MPI_SUCCESS || stt.MPI_TAG == TAG_DONE)
+            break;
+        SetResult r;
+        int pr = w ? tournament_work_play(w, (long)k, &r, err, sizeof err) : -1;
+        if (pr) {
+            if (pr == TOURNAMENT_STOPPED)
+                snprintf(err, sizeof err, "rank %d: set %lld abandoned", g_rank, (long long)k);
+            MPI_Send(err, (int)strlen(err) + 1, MPI_CHAR, 0, TAG_FAIL, MPI_COMM_WORLD);
+            continue;
+        }
+        size_t n = set_result_size(&r);
+        if (n > cap) {
+            uint8_t *o = realloc(out, n);
+            if (!o) {
+                snprintf(err, sizeof err, "rank %d: out of memory", g_rank);
+                MPI_Send(err, (int)strlen(err) + 1, MPI_CHAR, 0, TAG_FAIL, MPI_COMM_WORLD);
+                continue;
+            }
+            out = o;
+            cap = n;
+        }
+        set_result_pack(&r, out);
+        MPI_Send(out, (int)n, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+    }
+    free(out);
+    tournament_work_free(w);
+    if (!rc)
+        pool_free(&pool);
+    free(pt);
+    free(ld);
+    free(deals);
+    return 0;
+}
+
+int mpi_worker_main(void)
+{
+    for (;;) {
+        uint8_t *b = NULL;
+        int64_t len = 0;
+        broadcast(&b, &len);
+        JobHead h;
+        if (len < (int64_t)sizeof h) {
+            free(b);
+            return 1;
+        }
+        memcpy(&h, b, sizeof h);
+        if (h.kind == JOB_QUIT) {
+            free(b);
+            MPI_Finalize();
+            return 0;
+        }
+        serve_job(b, len);
+        free(b);
+    }
+}
+
+/* ---- rank 0 ---- */
+
+static int is_set(const uint8_t *bits, long k) { return (bits[k >> 3] >> (k & 7)) & 1; }
+
+/* Rank 0's schedule: the sets still to play in order (pending[head..npend)), the set each rank
+ * has out (out_set, -1 for none) and since when, the ranks given up on (gone) and the ranks
+ * waiting for a set that a silent rank may still give back (parked). */
+typedef struct Sched {
+    const TournamentConfig *c;
+    long rank_timeout_ms;
+    uint8_t *done;
+    long *pending, npend, head;
+    long *out_set;
+    double *out_at;
+    char *gone, *parked;
+    int open, failed;
+} Sched;
+
+static int sched_stopping(const Sched *s) { return s->failed || (s->c->stop && *s->c->stop); }
+
+static int sched_out(const Sched *s)
+{
+    int n = 0;
+    for (int r = 1; r < g_size; r++)
+        n += s->out_set[r] >= 0;
+    return n;
+}
+
+static void sched_done(Sched *s, int q)
+{
+    int64_t none = -1;
+    MPI_Send(&none, 1, MPI_INT64_T, q, TAG_DONE, MPI_COMM_WORLD);
+    s->open--;
+}
+
+/* Rank q is free: its next set; or, while sets are out with ranks that may yet be given up on,
+ * it waits to take one over; or its part is over. */
+static void sched_hand_out(Sched *s, int q)
+{
+    while (s->head < s->npend && is_set(s->done, s->pending[s->head]))
+        s->head++;
+    if (!sched_stopping(s) && s->head < s->npend) {
+        int64_t k = s->pending[s->head++];
+        s->out_set[q] = (long)k;
+        s->out_at[q] = now_ms();
+        MPI_Send(&k, 1, MPI_INT64_T, q, TAG_WORK, MPI_COMM_WORLD);
+    } else if (!sched_stopping(s) && s->rank_timeout_ms > 0 && sched_out(s) > 0)
+        s->parked[q] = 1;
+    else
+        sched_done(s, q);
+}
+
+/* Ranks that have kept a set past the timeout are given up on; their sets go back to the head
+ * of the queue and to waiting ranks. Once nothing is out, waiting ranks are released. */
+static void sched_check(Sched *s, double t, int *lost)
+{
+    for (int r = 1; r < g_size; r++)
+        if (s->rank_timeout_ms > 0 && !s->gone[r] && s->out_set[r] >= 0 && t - s->out_at[r] > (double)s->rank_timeout_ms) {
+            fprintf(stderr, "dhm: rank %d has not returned set %ld in %ld ms: given up; its set goes to another rank\n", r,
+                    s->out_set[r], s->rank_timeout_ms);
+            s->gone[r] = 1;
+            (*lost)++;
+            if (!is_set(s->done, s->out_set[r]) && s->head > 0) /* taken from pending: put it back */
+                s->pending[--s->head] = s->out_set[r];
+            s->out_set[r] = -1;
+            s->open--;
+        }
+    for (int q = 1; q < g_size; q++)
+        if (s->parked[q] && (s->head < s->npend || sched_stopping(s) || sched_out(s) == 0)) {
+            s->parked[q] = 0;
+            sched_hand_out(s, q);
+        }
+}
+
+int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_ms, int *lost, char *err, size_t errsz)
+{
+    *lost = 0;
+    /* the job */
+    const char *pool_text = c->pool->text, *logdir = c->log_dir ? c->log_dir : "";
+    JobHead h = {JOB_TOURNAMENT,     c->sets,        c->ndeals,          c->seed,           c->games, c->seat_change,
+                 c->class_reset,     1,              c->pairing,         c->duplicate,      c->records,
+                 c->move_timeout_ms, c->connect_timeout_ms, c->shard_i, c->shard_n, (int64_t)strlen(pool_text),
+                 (int64_t)strlen(logdir)};
+    int64_t len = (int64_t)sizeof h + h.pool_len + h.logdir_len + h.ndeals * NPLAYERS * 8;
+    uint8_t *job = malloc((size_t)len);
+    Sched s = {.c = c,
+               .rank_timeout_ms = rank_timeout_ms,
+               .done = calloc((size_t)(c->sets + 7) / 8 + 1, 1),
+               .pending = malloc((size_t)(c->sets > 0 ? c->sets : 1) * sizeof(long)),
+               .out_set = malloc((size_t)g_size * sizeof(long)),
+               .out_at = malloc((size_t)g_size * sizeof(double)),
+               .gone = calloc((size_t)g_size, 1),
+               .parked = calloc((size_t)g_size, 1),
+               .open = g_size - 1};
+    uint8_t *msg = NULL;
+    int rc = -1;
+    if (!job || !s.done || !s.pending || !s.out_set || !s.out_at || !s.gone || !s.parked) {
+        snprintf(err, errsz, "out of memory");
+        goto end;
+    }
+    memcpy(job, &h, sizeof h);
+    memcpy(job + sizeof h, pool_text, (size_t)h.pool_len);
+    memcpy(job + sizeof h + h.pool_len, logdir, (size_t)h.logdir_len);
+    if (h.ndeals)
+        memcpy(job + sizeof h + h.pool_len + h.logdir_len, c->deals, (size_t)h.ndeals * NPLAYERS * 8);
+    broadcast(&job, &len);
+    /* the sets still to play, in order */
+    if (store_done_sets(st, s.done, c->sets)) {
+        snprintf(err, errsz, "cannot read the stored sets");
+        goto end;
+    }
+    long total = 0, already = 0, finished = 0, games = 0;
+    for (long k = 0; k < c->sets; k++) {
+        if (!tournament_in_shard(c, k))
+            continue;
+        total++;
+        if (is_set(s.done, k))
+            already++;
+        else
+            s.pending[s.npend++] = k;
+    }
+    for (int r = 0; r < g_size; r++)
+        s.out_set[r] = -1;
+    double last_tick = 0;
+    while (s.open > 0) {
+        int flag = 0;
+        MPI_Status stt;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &stt);
+        const double t = now_ms();
+        if (c->progress && t - last_tick > 200) {
+            c->progress(c->progress_ctx, already + finished, total, games);
+            last_tick = t;
+        }
+        if (!flag) {
+            sched_check(&s, t, lost);
+            usleep(500);
+            continue;
+        }
+        int n = 0;
+        MPI_Get_count(&stt, MPI_BYTE, &n);
+        uint8_t *nb = realloc(msg, (size_t)(n > 0 ? n : 1));
+        if (!nb) {
+            snprintf(err, errsz, "out of memory");
+            goto end;
+        }
+        msg = nb;
+        const int src = stt.MPI_SOURCE;
+        MPI_Recv(msg, n, MPI_BYTE, src, stt.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (stt.MPI_TAG == TAG_RESULT) {
+            SetResult r;
+            if (set_result_unpack(msg, (size_t)n, &r) || r.idx < 0 || r.idx >= c->sets) {
+                snprintf(err, errsz, "rank %d sent a damaged set result", src);
+                s.failed = 1;
+            } else if (!is_set(s.done, r.idx)) { /* a late answer for a set already replayed is dropped */
+                char e[512];
+                if (store_save_set(st, &r, e, sizeof e)) {
+                    snprintf(err, errsz, "%s", e);
+                    s.failed = 1;
+                } else {
+                    s.done[r.idx >> 3] |= (uint8_t)(1u << (r.idx & 7));
+                    finished++;
+                    games += r.games;
+                }
+            }
+        } else if (stt.MPI_TAG == TAG_FAIL) {
+            msg[n > 0 ? n - 1 : 0] = 0;
+            snprintf(err, errsz, "%s", n > 0 ? (char *)msg : "a rank failed");
+            s.failed = 1;
+        }
+        if (s.gone[src])
+            continue; /* given up on: it was already told nothing more */
+        s.out_set[src] = -1;
+        sched_hand_out(&s, src);
+        sched_check(&s, now_ms(), lost);
+    }
+    if (c->progress)
+        c->progress(c->progress_ctx, already + finished, total, games);
+    if (!s.failed && !(c->stop && *c->stop) && already + finished < total) {
+        snprintf(err, errsz, "%ld of %ld sets were not played (every rank was given up on); --resume plays them",
+                 total - already - finished, total);
+        s.failed = 1;
+    }
+    rc = s.failed ? -1 : c->stop && *c->stop ? TOURNAMENT_STOPPED : 0;
+end:
+    free(job);
+    free(s.done);
+    free(s.pending);
+    free(s.out_set);
+    free(s.out_at);
+    free(s.gone);
+    free(s.parked);
+    free(msg);
+    return rc;
+}
+
+#endif
