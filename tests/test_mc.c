@@ -413,7 +413,7 @@ static void test_information_set_guard(void **state)
         assert_memory_equal(&v1, &v2, sizeof v1);
         /* every player and option that reads the situation: the same decision in both worlds */
         static const char *const SPECS[] = {"mc:sims=64:playout=simple", "mc:sims=64", "mc:sims=48:stop=0.5",
-                                            "mc:sims=32:crn=0:prune=0", "policy", "policy:temp=1",
+                                            "mc:sims=32:crn=0:prune=0", "policy", "policy:temp=1", "policy:surewin=0:endgame=20000",
                                             "mc:sims=48:est=weights", "mc:sims=48:est=weights:order=rank-d",
                                             "mc:sims=48:est=policy:est-k=8:est-mcmc=2"};
         for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
