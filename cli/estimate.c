@@ -98,7 +98,10 @@ int cmd_estimate(int argc, char **argv)
             rc = cli_error(cmd, "%s", err);
             break;
         }
-        est_options_describe(&eo[i], rows[i].desc, sizeof rows[i].desc);
+        if (eo[i].own || eo[i].ownw) /* files of its own: only the spec tells the rows apart */
+            snprintf(rows[i].desc, sizeof rows[i].desc, "%s", specs[i]);
+        else
+            est_options_describe(&eo[i], rows[i].desc, sizeof rows[i].desc);
     }
     if (!rc)
         report_est_accuracy(stdout, rows, nspec, worlds, seed, csv ? REPORT_CSV : json ? REPORT_JSON : REPORT_TABLE);

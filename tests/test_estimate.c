@@ -497,8 +497,11 @@ static void test_cli(void **state)
     /* the numbers are the same (the comment line names the command) */
     assert_int_equal(run_cmd(out, sizeof out, "grep -v '^#' %s/e1 > %s/n1 && grep -v '^#' %s/e2 > %s/n2 && cmp %s/n1 %s/n2 2>&1",
                              dir, dir, dir, dir, dir, dir), 0);
-    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est weights:model=%s/e1 --worlds 5", D, dir,
-                             dir), 0);
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est weights --est weights:model=%s/e1 "
+                                              "--worlds 5 --csv", D, dir, dir), 0);
+    /* a sampler with a file of its own is named by its spec, so the two rows can be told apart */
+    assert_non_null(strstr(out, "\"weights order=random\","));
+    assert_non_null(strstr(out, "/e1\","));
     assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:sims=20:est=weights:est-model=%s/e1,simple,simple,"
                                               "simple,simple --games 2 2>&1", D, dir), 0);
     /* the oracle never over the network */
