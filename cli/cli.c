@@ -328,3 +328,25 @@ void cli_store_close(CliStore *cs)
     store_close(cs->st);
     memset(cs, 0, sizeof *cs);
 }
+
+int cli_sources_add(const char *cmd, CliSources *s, int db, const char *path)
+{
+    if (db) {
+        if (s->ndb >= CLI_MAX_DB)
+            return cli_fail(cmd, "at most %d --db stores", CLI_MAX_DB);
+        s->db[s->ndb++] = path;
+    } else {
+        if (s->nkifu >= CLI_MAX_KIFU)
+            return cli_fail(cmd, "at most %d record files", CLI_MAX_KIFU);
+        s->kifu[s->nkifu++] = path;
+    }
+    return 0;
+}
+
+int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv)
+{
+    for (; optind < argc; optind++)
+        if (cli_sources_add(cmd, s, 0, argv[optind]))
+            return 2;
+    return 0;
+}

@@ -26,6 +26,19 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 
 double cli_now(void); /* monotonic seconds */
 
+/* The records a command reads: --kifu FILE (repeatable, and every argument left after the
+ * options) and --db FILE.sqlite (repeatable). cli_sources_add takes one (db: it came from
+ * --db), cli_sources_rest the leftover arguments; both print a one-line error and return 2
+ * when there are too many, else 0. */
+#define CLI_MAX_KIFU 256
+#define CLI_MAX_DB 64
+typedef struct CliSources {
+    const char *kifu[CLI_MAX_KIFU], *db[CLI_MAX_DB];
+    int nkifu, ndb;
+} CliSources;
+int cli_sources_add(const char *cmd, CliSources *s, int db, const char *path);
+int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv);
+
 /* getopt_long with our own one-line messages: call cli_getopt instead of getopt_long; on an
  * unknown option or a missing value it prints "dhm CMD: ... (try dhm CMD --help)" and
  * returns '?'. -h is the same as --help (opts must have a "help" entry), and -x is the same as

@@ -96,8 +96,10 @@ int cmd_errorrate(int argc, char **argv)
         {"save", no_argument, 0, O_SAVE},
         {0, 0, 0, 0}};
     const char *cmd = "errorrate";
-    const char *kifu[256], *dbs[64], *players = NULL;
-    int nkifu = 0, ndb = 0, broken = 0, csv = 0, json = 0, quiet = 0, save = 0, c;
+    CliSources in;
+    memset(&in, 0, sizeof in);
+    const char *players = NULL;
+    int broken = 0, csv = 0, json = 0, quiet = 0, save = 0, c;
     ErrConfig cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.evaluator = DEFAULT_EVALUATOR;
@@ -110,16 +112,8 @@ int cmd_errorrate(int argc, char **argv)
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
         switch (c) {
-        case O_KIFU:
-            if (nkifu >= 256)
-                return cli_fail(cmd, "at most 256 record files");
-            kifu[nkifu++] = optarg;
-            break;
-        case O_DB:
-            if (ndb >= 64)
-                return cli_fail(cmd, "at most 64 stores");
-            dbs[ndb++] = optarg;
-            break;
+        case O_KIFU: if (cli_sources_add(cmd, &in, 0, optarg)) return 2; break;
+        case O_DB: if (cli_sources_add(cmd, &in, 1, optarg)) return 2; break;
         case O_BROKEN: broken = 1; break;
         case O_PLAYERS: players = optarg; break;
         case O_EVAL: cfg.evaluator = optarg; break;
@@ -136,13 +130,13 @@ int cmd_errorrate(int argc, char **argv)
         default: return 2;
         }
     }
-    for (; optind < argc && nkifu < 256; optind++)
-        kifu[nkifu++] = argv[optind];
-    if (!nkifu && !ndb)
+    if (cli_sources_rest(cmd, &in, argc, argv))
+        return 2;
+    if (!in.nkifu && !in.ndb)
         return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
-    if (save && (ndb != 1 || nkifu))
+    if (save && (in.ndb != 1 || in.nkifu))
         return cli_fail(cmd, "--save stores into one --db store: give exactly one --db and no records files");
     char err[512];
     Player *probe; /* check the evaluator before reading anything */
@@ -167,7 +161,7 @@ int cmd_errorrate(int argc, char **argv)
     progress_init(&pr, "errorrate:", 1, !quiet);
     cfg.progress = on_progress;
     cfg.progress_ctx = &pr;
-    GameSource src = {kifu, nkifu, dbs, ndb, broken};
+    GameSource src = {in.kifu, in.nkifu, in.db, in.ndb, broken};
     ErrResult r;
     int rc = errorrate_run(&cfg, &src, &r, err, sizeof err);
     progress_done(&pr);
@@ -178,7 +172,7 @@ int cmd_errorrate(int argc, char **argv)
         return cli_error(cmd, "no decisions of the named players in %ld games", r.games);
     }
     report_errorrate(stdout, &r, &cfg, csv ? REPORT_CSV : json ? REPORT_JSON : REPORT_TABLE);
-    int rc2 = save ? save_rates(cmd, dbs[0], &r, &cfg) : 0;
+    int rc2 = save ? save_rates(cmd, in.db[0], &r, &cfg) : 0;
     errorrate_free(&r);
     return rc2;
 }

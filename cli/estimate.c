@@ -39,23 +39,17 @@ int cmd_estimate(int argc, char **argv)
                                          {"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
                                          {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "estimate";
-    const char *kifu[256], *dbs[64], *specs[32];
-    int nkifu = 0, ndb = 0, nspec = 0, csv = 0, json = 0, c;
+    CliSources in;
+    memset(&in, 0, sizeof in);
+    const char *specs[32];
+    int nspec = 0, csv = 0, json = 0, c;
     long worlds = 100, games = 0;
     uint64_t seed = 1;
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
         switch (c) {
-        case O_KIFU:
-            if (nkifu >= 256)
-                return cli_fail(cmd, "at most 256 record files");
-            kifu[nkifu++] = optarg;
-            break;
-        case O_DB:
-            if (ndb >= 64)
-                return cli_fail(cmd, "at most 64 stores");
-            dbs[ndb++] = optarg;
-            break;
+        case O_KIFU: if (cli_sources_add(cmd, &in, 0, optarg)) return 2; break;
+        case O_DB: if (cli_sources_add(cmd, &in, 1, optarg)) return 2; break;
         case O_EST:
             if (nspec >= 32)
                 return cli_fail(cmd, "at most 32 samplers");
@@ -70,9 +64,9 @@ int cmd_estimate(int argc, char **argv)
         default: return 2;
         }
     }
-    for (; optind < argc && nkifu < 256; optind++)
-        kifu[nkifu++] = argv[optind];
-    if (!nkifu && !ndb)
+    if (cli_sources_rest(cmd, &in, argc, argv))
+        return 2;
+    if (!in.nkifu && !in.ndb)
         return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
@@ -88,7 +82,7 @@ int cmd_estimate(int argc, char **argv)
             rc = cli_fail(cmd, "--est %s: %s", specs[parsed], err);
     if (rc)
         parsed--;
-    GameSource src = {kifu, nkifu, dbs, ndb, 0};
+    GameSource src = {in.kifu, in.nkifu, in.db, in.ndb, 0};
     EstAccRow *rows = calloc((size_t)nspec, sizeof *rows);
     if (!rc && !rows)
         rc = cli_error(cmd, "out of memory");

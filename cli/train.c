@@ -121,8 +121,10 @@ static int train_policy(int argc, char **argv)
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
     const char *out = NULL, *init = NULL, *players = NULL;
-    const char *kifu[256], *test[64], *dbs[64];
-    int nkifu = 0, ntest = 0, ndb = 0, json = 0, quiet = 0, c;
+    CliSources in;
+    memset(&in, 0, sizeof in);
+    const char *test[64];
+    int ntest = 0, json = 0, quiet = 0, c;
     TrainOpts o;
     train_opts_default(&o);
     o.jobs = 2;
@@ -135,16 +137,8 @@ static int train_policy(int argc, char **argv)
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
         switch (c) {
-        case O_DB:
-            if (ndb >= 64)
-                return cli_fail(cmd, "at most 64 --db stores");
-            dbs[ndb++] = optarg;
-            break;
-        case O_KIFU:
-            if (nkifu >= 256)
-                return cli_fail(cmd, "at most 256 --kifu files");
-            kifu[nkifu++] = optarg;
-            break;
+        case O_DB: if (cli_sources_add(cmd, &in, 1, optarg)) return 2; break;
+        case O_KIFU: if (cli_sources_add(cmd, &in, 0, optarg)) return 2; break;
         case O_PLAYERS: players = optarg; break;
         case 'o': out = optarg; break;
         case O_INIT: init = optarg; break;
@@ -170,12 +164,12 @@ static int train_policy(int argc, char **argv)
         default: return 2;
         }
     }
-    for (; optind < argc && nkifu < 256; optind++)
-        kifu[nkifu++] = argv[optind];
-    if (!ndb && !nkifu && rl.games == 0 && !(init && ntest))
+    if (cli_sources_rest(cmd, &in, argc, argv))
+        return 2;
+    if (!in.ndb && !in.nkifu && rl.games == 0 && !(init && ntest))
         return cli_fail(cmd, "give --db FILE.sqlite, --kifu FILE, --rl-games N, or --init W with --test-kifu F "
                              "(try --help)");
-    const int have_data = ndb || nkifu;
+    const int have_data = in.ndb || in.nkifu;
     if (!out)
         return cli_fail(cmd, "-o WEIGHTS is required");
     static PolicyWeights w;
@@ -196,13 +190,13 @@ static int train_policy(int argc, char **argv)
     TrainData d;
     train_data_init(&d);
     col.d = &d;
-    GameSource src = {kifu, nkifu, dbs, ndb, 0};
+    GameSource src = {in.kifu, in.nkifu, in.db, in.ndb, 0};
     double t0 = cli_now();
     if (games_each(&src, collect, &col, err, sizeof err)) {
         train_data_free(&d);
         return cli_error(cmd, "%s", *err ? err : "out of memory");
     }
-    if (d.play.n == 0 && (ndb || nkifu)) {
+    if (d.play.n == 0 && (in.ndb || in.nkifu)) {
         train_data_free(&d);
         return cli_error(cmd, "no decisions to learn from (%ld games; --players names no one?)", d.games);
     }
@@ -337,24 +331,18 @@ static int train_estimation(int argc, char **argv)
         {"jobs", required_argument, 0, O_JOBS},      {"quiet", no_argument, 0, O_QUIET},
         {"help", no_argument, 0, O_HELP},            {0, 0, 0, 0}};
     const char *cmd = "train estimation";
-    const char *out = NULL, *kifu[256], *dbs[64], *test = NULL;
-    int nkifu = 0, ndb = 0, quiet = 0, c;
+    CliSources in;
+    memset(&in, 0, sizeof in);
+    const char *out = NULL, *test = NULL;
+    int quiet = 0, c;
     EstTrainOpts o;
     est_train_opts_default(&o);
     long v;
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
         switch (c) {
-        case O_DB:
-            if (ndb >= 64)
-                return cli_fail(cmd, "at most 64 --db stores");
-            dbs[ndb++] = optarg;
-            break;
-        case O_KIFU:
-            if (nkifu >= 256)
-                return cli_fail(cmd, "at most 256 --kifu files");
-            kifu[nkifu++] = optarg;
-            break;
+        case O_DB: if (cli_sources_add(cmd, &in, 1, optarg)) return 2; break;
+        case O_KIFU: if (cli_sources_add(cmd, &in, 0, optarg)) return 2; break;
         case 'o': out = optarg; break;
         case O_EPOCHS: if (cli_long(cmd, "--epochs", optarg, 0, 1000000, &v)) return 2; o.epochs = (int)v; break;
         case O_LR: if (cli_double(cmd, "--lr", optarg, 1e-9, 10, &o.lr)) return 2; break;
@@ -369,9 +357,9 @@ static int train_estimation(int argc, char **argv)
         default: return 2;
         }
     }
-    for (; optind < argc && nkifu < 256; optind++)
-        kifu[nkifu++] = argv[optind];
-    if (!ndb && !nkifu)
+    if (cli_sources_rest(cmd, &in, argc, argv))
+        return 2;
+    if (!in.ndb && !in.nkifu)
         return cli_fail(cmd, "give --db FILE.sqlite or --kifu FILE (try --help)");
     if (!out)
         return cli_fail(cmd, "-o MODEL is required");
@@ -380,7 +368,7 @@ static int train_estimation(int argc, char **argv)
     progress_init(&pr, "train estimation:", o.epochs, !quiet);
     o.progress = on_est_epoch;
     o.progress_ctx = &pr;
-    GameSource src = {kifu, nkifu, dbs, ndb, 0};
+    GameSource src = {in.kifu, in.nkifu, in.db, in.ndb, 0};
     static EstModel m;
     EstTrainResult r;
     int rc = est_train(&o, &src, &m, &r, err, sizeof err);

@@ -488,6 +488,14 @@ static void test_cli(void **state)
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est guess 2>&1", D, dir), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate 2>&1", D), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/none.kifu 2>&1", D, dir), 1);
+    { /* more record files than a command takes: refused, never cut silently */
+        char many[4096];
+        size_t at = 0;
+        for (int i = 0; i < 257; i++)
+            at += (size_t)snprintf(many + at, sizeof many - at, " f%d", i);
+        assert_int_equal(run_cmd(out, sizeof out, "%s estimate%s 2>&1", D, many), 2);
+        assert_non_null(strstr(out, "at most 256 record files"));
+    }
     /* training: deterministic whatever --jobs, and the model is usable */
     assert_int_equal(run_cmd(out, sizeof out, "%s train estimation --kifu %s/m.kifu -o %s/e1 --epochs 20 --jobs 1 --quiet",
                              D, dir, dir), 0);
