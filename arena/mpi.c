@@ -73,8 +73,10 @@ typedef struct JobHead {
 static void broadcast(uint8_t **buf, int64_t *len)
 {
     MPI_Bcast(len, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
-    if (g_rank != 0)
-        *buf = malloc((size_t)*len);
+    if (g_rank != 0 && !(*buf = malloc((size_t)(*len > 0 ? *len : 1)))) {
+        fprintf(stderr, "dhm: rank %d: out of memory for the job\n", g_rank);
+        mpi_end_job(1);
+    }
     MPI_Bcast(*buf, (int)*len, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
@@ -202,7 +204,7 @@ typedef struct Sched {
     long *pending, npend, head;
     long *out_set;
     double *out_at;
-    char *gone, *parked;
+    char *gone, *parked, *closed; /* closed: told that there is no more work */
     int open, failed;
 } Sched;
 
@@ -220,6 +222,7 @@ static void sched_done(Sched *s, int q)
 {
     int64_t none = -1;
     MPI_Send(&none, 1, MPI_INT64_T, q, TAG_DONE, MPI_COMM_WORLD);
+    s->closed[q] = 1;
     s->open--;
 }
 
@@ -281,10 +284,11 @@ int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_m
                .out_at = malloc((size_t)g_size * sizeof(double)),
                .gone = calloc((size_t)g_size, 1),
                .parked = calloc((size_t)g_size, 1),
+               .closed = calloc((size_t)g_size, 1),
                .open = g_size - 1};
     uint8_t *msg = NULL;
-    int rc = -1;
-    if (!job || !s.done || !s.pending || !s.out_set || !s.out_at || !s.gone || !s.parked) {
+    int rc = -1, sent = 0;
+    if (!job || !s.done || !s.pending || !s.out_set || !s.out_at || !s.gone || !s.parked || !s.closed) {
         snprintf(err, errsz, "out of memory");
         goto end;
     }
@@ -294,6 +298,7 @@ int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_m
     if (h.ndeals)
         memcpy(job + sizeof h + h.pool_len + h.logdir_len, c->deals, (size_t)h.ndeals * NPLAYERS * 8);
     broadcast(&job, &len);
+    sent = 1;
     /* the sets still to play, in order */
     if (store_done_sets(st, s.done, c->sets)) {
         snprintf(err, errsz, "cannot read the stored sets");
@@ -372,6 +377,10 @@ int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_m
     }
     rc = s.failed ? -1 : c->stop && *c->stop ? TOURNAMENT_STOPPED : 0;
 end:
+    if (sent && rc == -1 && s.closed) /* an error here: the ranks still waiting for work are let go */
+        for (int r = 1; r < g_size; r++)
+            if (!s.closed[r] && !s.gone[r])
+                sched_done(&s, r);
     free(job);
     free(s.done);
     free(s.pending);
@@ -379,6 +388,7 @@ end:
     free(s.out_at);
     free(s.gone);
     free(s.parked);
+    free(s.closed);
     free(msg);
     return rc;
 }
