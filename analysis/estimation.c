@@ -3,9 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/decisions.h"
+#include "game/game.h"
 
 typedef struct AccWalk {
     const EstAccConfig *c;
@@ -14,13 +14,6 @@ typedef struct AccWalk {
     double secs, prep;
     EstSampler s;
 } AccWalk;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int on_decision(void *ctx, const Decision *d)
 {
@@ -36,18 +29,18 @@ static int on_decision(void *ctx, const Decision *d)
         return 0;
     EstSampler *s = &w->s;
     Rng rng = rng_seed(rng_derive(w->c->seed, (uint64_t)w->game, (uint64_t)d->ply));
-    double t0 = now_s();
+    const double t0 = game_clock_ms();
     est_prepare(s, w->c->est, v, &k, &rng);
-    w->prep += now_s() - t0;
+    w->prep += (game_clock_ms() - t0) / 1000;
     s->truth = s->kind == EST_ORACLE ? d->truth->hand : NULL;
     EstAccResult *r = w->r;
     r->decisions++;
     for (int j = 0; j < w->c->worlds; j++) {
         Cards hand[NPLAYERS];
         hand[v->me] = v->hand;
-        double t1 = now_s();
+        const double t1 = game_clock_ms();
         est_sample(s, &k, &rng, hand);
-        w->secs += now_s() - t1;
+        w->secs += (game_clock_ms() - t1) / 1000;
         long right = 0, total = 0;
         est_accuracy(hand, d->truth->hand, v->me, &right, &total);
         r->right += right;

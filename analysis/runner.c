@@ -52,9 +52,7 @@ static void *worker(void *arg)
     Pool *pool = arg;
     GameRecord *rec = malloc(sizeof *rec);
     for (;;) {
-        pthread_mutex_lock(&pool->mu);
-        int k = pool->next < pool->n ? pool->next++ : -1;
-        pthread_mutex_unlock(&pool->mu);
+        int k = workers_next(&pool->mu, &pool->next, pool->n);
         if (k < 0)
             break;
         if (rec)

@@ -220,10 +220,8 @@ static void *fit_worker(void *arg)
 {
     Fit *f = arg;
     for (;;) {
-        pthread_mutex_lock(&f->mu);
-        int c = f->next++;
-        pthread_mutex_unlock(&f->mu);
-        if (c >= CHUNKS)
+        int c = workers_next(&f->mu, &f->next, CHUNKS);
+        if (c < 0)
             break;
         long lo = f->s->n * c / CHUNKS, hi = f->s->n * (c + 1) / CHUNKS;
         double *g = f->grad ? f->grad + (size_t)c * f->nw : NULL;
@@ -579,10 +577,8 @@ static void *rl_worker(void *arg)
 {
     RlBatch *b = arg;
     for (;;) {
-        pthread_mutex_lock(&b->mu);
-        int c = b->next++;
-        pthread_mutex_unlock(&b->mu);
-        if (c >= CHUNKS)
+        int c = workers_next(&b->mu, &b->next, CHUNKS);
+        if (c < 0)
             break;
         int lo = b->n * c / CHUNKS, hi = b->n * (c + 1) / CHUNKS;
         if (b->phase == 0) {

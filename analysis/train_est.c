@@ -207,10 +207,8 @@ static void *job_worker(void *arg)
 {
     Job *j = arg;
     for (;;) {
-        pthread_mutex_lock(&j->mu);
-        int c = j->next++;
-        pthread_mutex_unlock(&j->mu);
-        if (c >= CHUNKS)
+        int c = workers_next(&j->mu, &j->next, CHUNKS);
+        if (c < 0)
             break;
         long lo = j->t->n * c / CHUNKS, hi = j->t->n * (c + 1) / CHUNKS;
         double *g = j->with_grad ? j->grad + (size_t)c * NW : NULL;

@@ -31,8 +31,9 @@ int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_m
 
 #include <mpi.h>
 #include <signal.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "game/game.h"
 
 enum { TAG_READY = 1, TAG_RESULT, TAG_WORK, TAG_DONE, TAG_FAIL };
 enum { JOB_QUIT = 0, JOB_TOURNAMENT = 1 };
@@ -91,13 +92,6 @@ void mpi_finish(void)
         broadcast(&b, &len);
     }
     MPI_Finalize();
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
 }
 
 /* ---- a worker rank ---- */
@@ -235,7 +229,7 @@ static void sched_hand_out(Sched *s, int q)
     if (!sched_stopping(s) && s->head < s->npend) {
         int64_t k = s->pending[s->head++];
         s->out_set[q] = (long)k;
-        s->out_at[q] = now_ms();
+        s->out_at[q] = game_clock_ms();
         MPI_Send(&k, 1, MPI_INT64_T, q, TAG_WORK, MPI_COMM_WORLD);
     } else if (!sched_stopping(s) && s->rank_timeout_ms > 0 && sched_out(s) > 0)
         s->parked[q] = 1;
@@ -321,7 +315,7 @@ int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_m
         int flag = 0;
         MPI_Status stt;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &stt);
-        const double t = now_ms();
+        const double t = game_clock_ms();
         if (c->progress && t - last_tick > 200) {
             c->progress(c->progress_ctx, already + finished, total, games);
             last_tick = t;
@@ -366,7 +360,7 @@ int tournament_run_mpi(const TournamentConfig *c, Store *st, long rank_timeout_m
             continue; /* given up on: it was already told nothing more */
         s.out_set[src] = -1;
         sched_hand_out(&s, src);
-        sched_check(&s, now_ms(), lost);
+        sched_check(&s, game_clock_ms(), lost);
     }
     if (c->progress)
         c->progress(c->progress_ctx, already + finished, total, games);

@@ -343,10 +343,12 @@ int cli_sources_add(const char *cmd, CliSources *s, int db, const char *path)
     return 0;
 }
 
-int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv)
+int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv, int required)
 {
     for (; optind < argc; optind++)
         if (cli_sources_add(cmd, s, 0, argv[optind]))
             return 2;
+    if (required && !s->nkifu && !s->ndb)
+        return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     return 0;
 }

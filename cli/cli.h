@@ -28,8 +28,8 @@ double cli_now(void); /* monotonic seconds */
 
 /* The records a command reads: --kifu FILE (repeatable, and every argument left after the
  * options) and --db FILE.sqlite (repeatable). cli_sources_add takes one (db: it came from
- * --db), cli_sources_rest the leftover arguments; both print a one-line error and return 2
- * when there are too many, else 0. */
+ * --db), cli_sources_rest the leftover arguments (required: and then there must be some);
+ * both print a one-line error and return 2 when there are too many (or none), else 0. */
 #define CLI_MAX_KIFU 256
 #define CLI_MAX_DB 64
 typedef struct CliSources {
@@ -37,7 +37,7 @@ typedef struct CliSources {
     int nkifu, ndb;
 } CliSources;
 int cli_sources_add(const char *cmd, CliSources *s, int db, const char *path);
-int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv);
+int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv, int required);
 
 /* getopt_long with our own one-line messages: call cli_getopt instead of getopt_long; on an
  * unknown option or a missing value it prints "dhm CMD: ... (try dhm CMD --help)" and
@@ -135,6 +135,9 @@ int exp_tournament(const char *cmd, const struct Pool *pool, long sets, int game
                    int quiet);
 /* Closes the store, and removes it if it was temporary. */
 void exp_store_done(ExpStore *es);
+/* The experiment's pool: the file --pool names, or the experiment's default pool text.
+ * Prints "dhm CMD: reason" and returns 2 when it cannot be read or has fewer than five players. */
+int exp_pool(const char *cmd, const char *path, const char *default_text, struct Pool *pool);
 
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -130,10 +130,8 @@ int cmd_errorrate(int argc, char **argv)
         default: return 2;
         }
     }
-    if (cli_sources_rest(cmd, &in, argc, argv))
+    if (cli_sources_rest(cmd, &in, argc, argv, 1))
         return 2;
-    if (!in.nkifu && !in.ndb)
-        return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
     if (save && (in.ndb != 1 || in.nkifu))

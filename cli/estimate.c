@@ -64,10 +64,8 @@ int cmd_estimate(int argc, char **argv)
         default: return 2;
         }
     }
-    if (cli_sources_rest(cmd, &in, argc, argv))
+    if (cli_sources_rest(cmd, &in, argc, argv, 1))
         return 2;
-    if (!in.nkifu && !in.ndb)
-        return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
     if (!nspec)

@@ -143,9 +143,8 @@ int exp_errorrate(int argc, char **argv)
         return cli_fail(cmd, "--judge-games %ld is more than --games-per-player %ld", judge, gpp);
     char err[512];
     Pool pool;
-    if (pool_path ? pool_load(pool_path, &pool, err, sizeof err) : pool_parse(DEFAULT_POOL, "(default pool)", &pool, err,
-                                                                               sizeof err))
-        return cli_fail(cmd, "%s", err);
+    if (exp_pool(cmd, pool_path, DEFAULT_POOL, &pool))
+        return 2;
     /* 1. the tournament */
     ExpStore es = {db, "", NULL};
     long nsets = (gpp * pool.n + NPLAYERS * set_games - 1) / (NPLAYERS * set_games);

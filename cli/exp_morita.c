@@ -192,9 +192,8 @@ int exp_morita(int argc, char **argv)
         return cli_fail(cmd, "unexpected argument '%s' (try --help)", argv[optind]);
     char err[512];
     Pool pool;
-    if (pool_path ? pool_load(pool_path, &pool, err, sizeof err)
-                  : pool_parse(DEFAULT_POOL, "(default pool)", &pool, err, sizeof err))
-        return cli_fail(cmd, "%s", err);
+    if (exp_pool(cmd, pool_path, DEFAULT_POOL, &pool))
+        return 2;
     HandRun hr;
     memset(&hr, 0, sizeof hr);
     hr.hc = (HandConfig){(int)playouts, policy, 0.1, 1, NULL};

@@ -80,13 +80,8 @@ int exp_rating_study(int argc, char **argv)
         return cli_fail(cmd, "unexpected argument '%s' (try --help)", argv[optind]);
     char err[512];
     Pool pool;
-    if (pool_path ? pool_load(pool_path, &pool, err, sizeof err)
-                  : pool_parse(DEFAULT_POOL, "(default pool)", &pool, err, sizeof err))
-        return cli_fail(cmd, "%s", err);
-    if (pool.n < NPLAYERS) {
-        pool_free(&pool);
-        return cli_fail(cmd, "the pool needs at least five players");
-    }
+    if (exp_pool(cmd, pool_path, DEFAULT_POOL, &pool))
+        return 2;
     int rc = exp_tournament(cmd, &pool, sets, (int)set_games, seed, (int)jobs, &es, quiet);
     if (es.st)
         store_close(es.st);

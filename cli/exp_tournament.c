@@ -8,6 +8,14 @@
 #include "arena/tournament.h"
 #include "cli/cli.h"
 
+int exp_pool(const char *cmd, const char *path, const char *default_text, Pool *pool)
+{
+    char err[512];
+    if (path ? pool_load(path, pool, err, sizeof err) : pool_parse(default_text, "(default pool)", pool, err, sizeof err))
+        return cli_fail(cmd, "%s", err);
+    return 0;
+}
+
 static void tour_progress(void *ctx, long done, long total, long games)
 {
     (void)games;

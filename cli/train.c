@@ -164,7 +164,7 @@ static int train_policy(int argc, char **argv)
         default: return 2;
         }
     }
-    if (cli_sources_rest(cmd, &in, argc, argv))
+    if (cli_sources_rest(cmd, &in, argc, argv, 0))
         return 2;
     if (!in.ndb && !in.nkifu && rl.games == 0 && !(init && ntest))
         return cli_fail(cmd, "give --db FILE.sqlite, --kifu FILE, --rl-games N, or --init W with --test-kifu F "
@@ -357,10 +357,8 @@ static int train_estimation(int argc, char **argv)
         default: return 2;
         }
     }
-    if (cli_sources_rest(cmd, &in, argc, argv))
+    if (cli_sources_rest(cmd, &in, argc, argv, 1))
         return 2;
-    if (!in.ndb && !in.nkifu)
-        return cli_fail(cmd, "give --db FILE.sqlite or --kifu FILE (try --help)");
     if (!out)
         return cli_fail(cmd, "-o MODEL is required");
     char err[512];

@@ -5,12 +5,14 @@
 #include <string.h>
 #include <time.h>
 
-static long long now_us(void)
+double game_clock_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
 }
+
+static long long now_us(void) { return (long long)(game_clock_ms() * 1000); }
 
 void infoset_public(InfoSet *v, const GameState *g)
 {

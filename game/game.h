@@ -10,6 +10,9 @@
 
 #include "game/player.h"
 
+/* Monotonic time in milliseconds (for time budgets, timeouts and timings). */
+double game_clock_ms(void);
+
 typedef struct GameSetup {
     int number;               /* game number in the match, 0-based */
     int timed;                /* measure each move's thinking time (PlayRec.usec) */

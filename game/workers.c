@@ -64,3 +64,11 @@ void workers_run(int n, void *(*fn)(void *arg), void *arg, void (*tick)(void *ar
     if (tick)
         tick(arg);
 }
+
+int workers_next(pthread_mutex_t *mu, int *next, int n)
+{
+    pthread_mutex_lock(mu);
+    int k = *next < n ? (*next)++ : -1;
+    pthread_mutex_unlock(mu);
+    return k;
+}

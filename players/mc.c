@@ -210,13 +210,6 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000 + (double)ts.tv_nsec / 1e6;
-}
-
 void mc_desa_values(int k, const double *leaf_sum, const int *n, double *out)
 {
     double total = 0;
@@ -282,10 +275,10 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
         mc->dseed = rng_next(&mc->rng);
         memset(mc->have_world, 0, sizeof mc->have_world);
     }
-    const double t0 = mc->ms > 0 ? now_ms() : 0;
+    const double t0 = mc->ms > 0 ? game_clock_ms() : 0;
     for (long i = 0;; i++) {
         if (mc->ms > 0) {
-            if (i >= k && (i & 15) == 0 && now_ms() - t0 >= (double)mc->ms)
+            if (i >= k && (i & 15) == 0 && game_clock_ms() - t0 >= (double)mc->ms)
                 break;
         } else if (i >= mc->sims) {
             break;
