@@ -49,13 +49,14 @@ static inline int strength(int col, int rev) { return rev ? 14 - col : col; }
 /* 0 pass, 1 single, 2..5 group of 2..5, 6..9 sequence of 3, 4, 5, 6+, 10 lone joker */
 static inline int kind_of(Move m)
 {
-    switch (m.type) {
-    case MOVE_SINGLE: return 1;
-    case MOVE_GROUP: return m.n;
-    case MOVE_SEQ: return m.n >= 6 ? 9 : m.n + 3;
-    case MOVE_JOKER: return 10;
-    default: return 0;
-    }
+    static const uint8_t KIND[5][16] = {
+        {0},
+        {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+        {0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5},
+        {6, 6, 6, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9},
+        {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10},
+    };
+    return KIND[m.type <= MOVE_JOKER ? m.type : 0][m.n & 15];
 }
 
 /* single 0, group 1, sequence 2, lone joker 3 */
@@ -64,27 +65,34 @@ static inline int kind_class(Move m) { return m.type == MOVE_JOKER ? 3 : m.type 
 /* The strength of a move's weakest card in the current order (0..15); pass 0, joker 15. */
 static inline int move_strength(Move m, int rev)
 {
-    switch (m.type) {
-    case MOVE_SINGLE:
-    case MOVE_GROUP: return strength(m.low, rev);
-    case MOVE_SEQ: return rev ? 14 - (m.low + m.n - 1) : m.low;
-    case MOVE_JOKER: return 15;
-    default: return 0;
-    }
+    const int high = m.low + (m.type == MOVE_SEQ ? m.n - 1 : 0);
+    const int s = rev ? 14 - high : m.low;
+    return m.type == MOVE_JOKER ? 15 : m.type == MOVE_PASS ? 0 : s;
+}
+
+/* An 8-cut, without the branches of move_is_eight: naturals (types 1..3) from at most the 8
+ * to at least it. */
+static inline int is_eight(Move m)
+{
+    const int high = m.low + (m.type == MOVE_SEQ ? m.n - 1 : 0);
+    return ((unsigned)m.type - 1u <= 2u) & (m.low <= COL_8) & (high >= COL_8);
 }
 
 /* One bit (the column's lowest) per non-empty nibble of a column-count word. */
 static inline Cards nonzero_cols(Cards counts) { return (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; }
 static inline int col_count(const PolicyCtx *c, int col) { return (int)((c->counts >> (4 * col)) & 15); }
 
-static inline int phase_of(int n) { return n <= 1 ? 0 : n == 2 ? 1 : n == 3 ? 2 : n <= 5 ? 3 : n <= 8 ? 4 : 5; }
-static inline int count_class(int n) { return n <= 1 ? 0 : n == 2 ? 1 : n <= 4 ? 2 : 3; }
+/* The classes below are sums of comparisons, not chains of branches: the classified numbers
+ * change from move to move, and mispredicted branches cost more than the whole sum. */
+static inline int phase_of(int n) { return (n >= 2) + (n >= 3) + (n >= 4) + (n >= 6) + (n >= 9); }
+static inline int count_class(int n) { return (n >= 2) + (n >= 3) + (n >= 5); }
 static inline int strength_class(int s)
 {
     static const uint8_t CLASS[16] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3};
     return CLASS[s & 15];
 }
-static inline int left_class(int n) { return n <= 2 ? n : n <= 4 ? 3 : 4; }
+static inline int left_class(int n) { return (n >= 1) + (n >= 2) + (n >= 3) + (n >= 5); }
+static inline int min_int(int a, int b) { return a < b ? a : b; }
 
 /* Cards of x in a run of >= 3 consecutive columns of one suit (columns 1..13). */
 static inline Cards runs3(Cards x)
@@ -144,11 +152,9 @@ void policy_ctx_state(PolicyCtx *c, const GameState *g)
 {
     const int p = g->turn;
     int oppmin = 99;
-    for (int q = 0; q < NPLAYERS; q++)
-        if (q != p && !((g->out >> q) & 1)) {
-            int k = cards_count(g->hand[q]);
-            oppmin = k < oppmin ? k : oppmin;
-        }
+    const int skip = g->out | 1 << p;
+    for (int q = 0; q < NPLAYERS; q++) /* branch-free: who is still in changes all the time */
+        oppmin = min_int(oppmin, cards_count(g->hand[q]) + ((skip >> q) & 1) * 128);
     ctx_fill(c, g->hand[p], g->played, g->table, g->rev, g->lock, oppmin, p, g->owner, g->passed, g->out,
              cards_count(g->hand[g->owner]));
 }
@@ -164,13 +170,13 @@ void policy_ctx_info(PolicyCtx *c, const InfoSet *v)
 }
 
 /* Whether no cards the mover cannot see could beat m (an 8-cut clears the table itself). */
-static inline int unbeatable(const PolicyCtx *c, Move m)
+static inline __attribute__((always_inline)) int unbeatable(const PolicyCtx *c, Move m)
 {
-    if (move_is_eight(m))
+    if (is_eight(m))
         return 1;
     const int jk = (int)((c->unseen >> JOKER_BIT) & 1);
     switch (m.type) {
-    case MOVE_SINGLE: return !(c->unseen & movegen_range(m.low, c->rev)) && !jk;
+    case MOVE_SINGLE: return !(c->unseen & movegen_range(m.low, c->rev)) & !jk;
     case MOVE_GROUP: {
         Cards range = movegen_range(m.low, c->rev);
         if (m.n <= 4 && (c->beat[m.n] & range))
@@ -212,6 +218,20 @@ typedef struct Sink {
             sk->idx[sk->k++] = (uint16_t)(i);                                                                      \
     } while (0)
 
+/* EMIT(i) when cond holds, without a branch: a feature that is off adds w[first] * 0 (i is
+ * not read then), which leaves the sum exactly as it was. */
+#define EMIT_IF(cond, i)                                                                                           \
+    do {                                                                                                           \
+        const int on_ = (cond) != 0;                                                                               \
+        const int i_ = (int)(i) & -on_; /* a mask, not a select: compilers branch on selects */                  \
+        if (add)                                                                                                   \
+            sk->sum += sk->w[i_] * (double)on_;                                                                    \
+        else {                                                                                                     \
+            sk->idx[sk->k] = (uint16_t)i_;                                                                         \
+            sk->k += on_;                                                                                          \
+        }                                                                                                          \
+    } while (0)
+
 /* Every feature of m except the AFTER group; fills mi. */
 static inline __attribute__((always_inline)) void base_features(const PolicyCtx *c, Move m, Sink *sk, MoveInfo *mi,
                                                                  const int add)
@@ -227,8 +247,8 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
     const int ctrl = cards_count(ctrl_left) + (int)((mi->after >> JOKER_BIT) & 1);
     EMIT(PF_CONTROL + lead * 4 + (ctrl > 3 ? 3 : ctrl));
     {
-        const int runs = cards_count(runs3(mi->after));
-        EMIT(PF_RUNS + lead * 4 + (runs == 0 ? 0 : runs == 3 ? 1 : runs <= 5 ? 2 : 3));
+        const int runs = cards_count(runs3(mi->after)); /* 0 or >= 3 */
+        EMIT(PF_RUNS + lead * 4 + (runs >= 3) + (runs >= 4) + (runs >= 6));
     }
     if (m.type == MOVE_PASS) {
         EMIT(PF_COLS + lead * 11 + (c->ncols > 10 ? 10 : c->ncols));
@@ -243,10 +263,8 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
     int emptied = (int)((cards >> JOKER_BIT) & 1);
     if (m.type == MOVE_SINGLE || m.type == MOVE_GROUP) {
         int left = col_count(c, m.low) - cards_count(cards & CARDS_COL(m.low));
-        if (left > 0)
-            EMIT(PF_BREAK + lead * 3 + (left > 3 ? 3 : left) - 1);
-        else
-            emptied++;
+        EMIT_IF(left > 0, PF_BREAK + lead * 3 + (left > 3 ? 3 : left) - 1);
+        emptied += left <= 0;
         if (cards & c->seqable)
             EMIT(PF_SEQBRK + lead);
     } else if (m.type == MOVE_SEQ) {
@@ -255,14 +273,12 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
     const int cols = c->ncols - emptied;
     EMIT(PF_COLS + lead * 11 + (cols > 10 ? 10 : cols));
     EMIT(PF_PLAN + (lead * 7 + (cols > 6 ? 6 : cols)) * 4 + (ctrl > 3 ? 3 : ctrl));
-    if (move_uses_joker(m) && m.type != MOVE_JOKER)
-        EMIT(PF_JOKERUSE + lead);
-    if (m.type == MOVE_JOKER || (c->top && s + (m.type == MOVE_SEQ ? m.n - 1 : 0) >= c->top))
-        EMIT(PF_STRONGEST + c->phase);
+    EMIT_IF((m.jk != JK_NONE) & (m.type != MOVE_JOKER), PF_JOKERUSE + lead);
+    EMIT_IF((m.type == MOVE_JOKER) | ((c->top != 0) & (s + (m.type == MOVE_SEQ ? m.n - 1 : 0) >= c->top)),
+            PF_STRONGEST + c->phase);
     const int nleft = c->ncards - cards_count(cards);
-    if (move_is_eight(m))
-        EMIT(PF_EIGHT + left_class(nleft));
-    if (__builtin_expect(move_is_revolution(m), 0)) {
+    EMIT_IF(is_eight(m), PF_EIGHT + left_class(nleft));
+    if (__builtin_expect(((m.type == MOVE_GROUP) & (m.n >= 4)) | ((m.type == MOVE_SEQ) & (m.n >= 5)), 0)) {
         mi->rev_after = !c->rev;
         int weak = 0, strong = 0;
         for (Cards x = mi->after & CARDS_NATURAL; x; x &= x - 1) {
@@ -272,25 +288,22 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
         }
         EMIT(PF_REV + (strong > weak ? 0 : strong == weak ? 1 : 2));
     }
-    if (!lead && !c->lock && m.type != MOVE_JOKER && m.suits == c->table.suits)
-        EMIT(PF_LOCK);
-    if (unbeatable(c, m))
-        EMIT(PF_UNBEAT + lead * 4 + kind_class(m));
+    EMIT_IF((!lead) & (!c->lock) & (m.type != MOVE_JOKER) & (m.suits == c->table.suits), PF_LOCK);
+    EMIT_IF(unbeatable(c, m), PF_UNBEAT + lead * 4 + kind_class(m));
     if (m.type == MOVE_SINGLE || m.type == MOVE_GROUP) {
         const Cards range = movegen_range(m.low, c->rev);
         int answers = m.type == MOVE_SINGLE ? cards_count(c->unseen & range & CARDS_NATURAL)
                                             : cards_count(c->beat[m.n <= 4 ? m.n : 4] & range);
         answers += (int)((c->unseen >> JOKER_BIT) & 1);
-        EMIT(PF_BEATERS + (m.type == MOVE_GROUP) * 5 + (answers <= 2 ? answers : answers <= 5 ? 3 : 4));
+        EMIT(PF_BEATERS + (m.type == MOVE_GROUP) * 5 + min_int(answers, 2) + (answers >= 3) + (answers >= 6));
     }
-    if (!lead) {
+    {
         int gap = m.type == MOVE_JOKER ? 4 : s - move_strength(c->table, c->rev);
         gap = gap < 1 ? 1 : gap > 4 ? 4 : gap;
-        EMIT(PF_GAP + kind_class(m) * 4 + gap - 1);
+        EMIT_IF(!lead, PF_GAP + kind_class(m) * 4 + gap - 1);
     }
     EMIT(PF_THREAT + (lead * 4 + c->oppmin) * 5 + (m.type == MOVE_JOKER ? 3 : strength_class(s)));
-    if (nleft == 0)
-        EMIT(PF_FINISH);
+    EMIT_IF(nleft == 0, PF_FINISH);
 }
 
 /* The AFTER group of a hand valued in order rev (base: PF_AFTER or PF_XAFTER). */
@@ -326,9 +339,41 @@ static double after_sum(const double *w, Cards h, int rev)
     return s;
 }
 
-void policy_scores(const PolicyWeights *pw, const PolicyCtx *c, const Move *mv, int n, double *score)
+/* The score of one move: its features but AFTER, plus the hand's AFTER sum corrected for the
+ * ranks the move takes from (term: each rank's AFTER term; base_after: their sum). */
+static inline __attribute__((always_inline)) double score_move(const PolicyCtx *c, Move m, const double *w,
+                                                               const double *term, double base_after)
 {
-    const double *w = pw->play;
+    const double *wa = w + PF_AFTER;
+    MoveInfo mi;
+    Sink sk = {w, 0, NULL, 0};
+    base_features(c, m, &sk, &mi, 1);
+    double s = sk.sum;
+    if (mi.rev_after != c->rev) /* a revolution: the hand left is valued in the new order */
+        return s + after_sum(w, mi.after, mi.rev_after);
+    double a = base_after;
+    const Cards used = c->hand & ~mi.after;
+    for (Cards x = used & CARDS_NATURAL; x;) {
+        int col = cards_lowest_bit(x) >> 2;
+        Cards colbits = x & CARDS_COL(col);
+        x &= ~colbits;
+        int left = col_count(c, col) - cards_count(colbits);
+        a -= term[col];
+        const int on = left != 0;
+        a += wa[((strength(col, c->rev) - 1) * 4 + left - 1) & -on] * (double)on;
+    }
+    if (used & CARDS_JOKER)
+        a -= wa[13 * 4];
+    return s + a;
+}
+
+/* score_move for a move whose type is the constant t: each kind of move gets its own copy of
+ * the scorer, with the tests on the kind folded away. */
+#define SCORE_AS(t, m) score_move(c, (Move){(t), (m).n, (m).low, (m).suits, (m).jk, {0, 0, 0}}, w, term, base_after)
+
+static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, const double *w, const Move *mv,
+                                                              int n, double *score)
+{
     const double *wa = w + PF_AFTER;
     /* the hand's own AFTER sum, and each rank's term, in the current order */
     double term[16], base_after = 0;
@@ -337,35 +382,32 @@ void policy_scores(const PolicyWeights *pw, const PolicyCtx *c, const Move *mv, 
         term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
         base_after += term[col];
     }
-    const double wj = wa[13 * 4];
     if (c->hand & CARDS_JOKER)
-        base_after += wj;
+        base_after += wa[13 * 4];
     for (int i = 0; i < n; i++) {
-        MoveInfo mi;
-        Sink sk = {w, 0, NULL, 0};
-        base_features(c, mv[i], &sk, &mi, 1);
-        double s = sk.sum;
-        if (mi.rev_after != c->rev) { /* a revolution: the hand left is valued in the new order */
-            s += after_sum(w, mi.after, mi.rev_after);
-        } else {
-            double a = base_after;
-            const Cards used = c->hand & ~mi.after;
-            for (Cards x = used & CARDS_NATURAL; x;) {
-                int col = cards_lowest_bit(x) >> 2;
-                Cards colbits = x & CARDS_COL(col);
-                x &= ~colbits;
-                int left = col_count(c, col) - cards_count(colbits);
-                a -= term[col];
-                if (left)
-                    a += wa[(strength(col, c->rev) - 1) * 4 + left - 1];
-            }
-            if (used & CARDS_JOKER)
-                a -= wj;
-            s += a;
+        const Move m = mv[i];
+        switch (m.type) {
+        case MOVE_PASS: score[i] = SCORE_AS(MOVE_PASS, m); break;
+        case MOVE_SINGLE: score[i] = SCORE_AS(MOVE_SINGLE, m); break;
+        case MOVE_GROUP: score[i] = SCORE_AS(MOVE_GROUP, m); break;
+        case MOVE_SEQ: score[i] = SCORE_AS(MOVE_SEQ, m); break;
+        default: score[i] = score_move(c, m, w, term, base_after); break;
         }
-        score[i] = s;
     }
 }
+
+void policy_scores(const PolicyWeights *pw, const PolicyCtx *cp, const Move *mv, int n, double *score)
+{
+    PolicyCtx ctx = *cp; /* a local copy: the stores to score[] cannot touch it */
+    if (ctx.lead) { /* leading and following get their own copies too */
+        ctx.lead = 1;
+        scores_in(&ctx, pw->play, mv, n, score);
+    } else {
+        ctx.lead = 0;
+        scores_in(&ctx, pw->play, mv, n, score);
+    }
+}
+#undef SCORE_AS
 
 /* ---------------------------------------------------------------- the exchange */
 
