@@ -410,6 +410,79 @@ static void flat(EstSampler *s)
             s->w[p][b] = 1;
 }
 
+/* The point estimate (point=1; see estimate.h). */
+typedef struct Pair {
+    double p;
+    int holder, bit;
+} Pair;
+
+static int pair_desc(const void *a, const void *b)
+{
+    const Pair *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p < y->p ? 1 : -1;
+    return x->bit != y->bit ? x->bit - y->bit : x->holder - y->holder; /* a total order: deterministic */
+}
+
+static double expected_right(const double (*chance)[64], const EstKnown *k, const Cards hand[NPLAYERS])
+{
+    double e = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != k->me)
+            for (Cards x = hand[p] & k->deal; x; x &= x - 1)
+                e += chance[p][cards_lowest_bit(x)];
+    return e;
+}
+
+void est_point(EstSampler *s, const EstKnown *k)
+{
+    static __thread double chance[NPLAYERS][64];
+    memset(chance, 0, sizeof chance);
+    for (int i = 0; i < s->npool; i++) {
+        const double wi = s->cum[i] - (i ? s->cum[i - 1] : 0);
+        for (int p = 0; p < NPLAYERS; p++)
+            if (p != k->me)
+                for (Cards x = s->pool[i][p] & k->deal; x; x &= x - 1)
+                    chance[p][cards_lowest_bit(x)] += wi;
+    }
+    int best = 0;
+    double best_e = -1;
+    for (int i = 0; i < s->npool; i++) {
+        double e = expected_right((const double (*)[64])chance, k, s->pool[i]);
+        if (e > best_e) {
+            best_e = e;
+            best = i;
+        }
+    }
+    Pair pairs[NPLAYERS * 64];
+    int np = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != k->me)
+            for (Cards x = k->deal & ~k->forbid[p]; x; x &= x - 1)
+                pairs[np++] = (Pair){chance[p][cards_lowest_bit(x)], p, cards_lowest_bit(x)};
+    qsort(pairs, (size_t)np, sizeof *pairs, pair_desc);
+    Cards built[NPLAYERS], given = 0;
+    int room[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++) {
+        built[p] = p == k->me ? s->pool[best][p] : k->fixed[p];
+        room[p] = p == k->me ? 0 : k->room[p];
+    }
+    for (int i = 0; i < np; i++) {
+        const Pair *x = &pairs[i];
+        if (room[x->holder] > 0 && !((given >> x->bit) & 1)) {
+            built[x->holder] |= 1ULL << x->bit;
+            given |= 1ULL << x->bit;
+            room[x->holder]--;
+        }
+    }
+    if (est_world_ok(k, built) && expected_right((const double (*)[64])chance, k, built) >= best_e)
+        memcpy(s->pool[0], built, sizeof built);
+    else
+        memmove(s->pool[0], s->pool[best], sizeof s->pool[0]);
+    s->npool = 1;
+    s->cum[0] = 1;
+}
+
 void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng)
 {
     s->npool = 0;
@@ -456,8 +529,11 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         s->cum[i] = tot;
     }
     s->npool = n;
-    if (o->mcmc <= 0)
+    if (o->mcmc <= 0) {
+        if (o->point)
+            est_point(s, k);
         return;
+    }
     /* resample-move: n draws by weight, then o->mcmc Metropolis swaps on each (equal weights after) */
     static __thread Cards (*tmp)[NPLAYERS];
     if (!tmp && !(tmp = malloc(EST_MAX_POOL * sizeof *tmp)))
@@ -497,6 +573,8 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         memcpy(s->pool[i], h, sizeof tmp[i]);
         s->cum[i] = i + 1.0;
     }
+    if (o->point)
+        est_point(s, k);
 }
 
 void est_sampler_free(EstSampler *s)
@@ -777,15 +855,16 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_double(s, "p", 0, 1, 0, &o->p, err, errsz))
         return -1;
     long kk;
-    char kkey[32], bkey[32], wkey[32], mkey[32];
+    char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32];
+    snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
     snprintf(kkey, sizeof kkey, "%s", kind_key ? "est-k" : "k");
     snprintf(bkey, sizeof bkey, "%s", kind_key ? "est-beta" : "beta");
     snprintf(wkey, sizeof wkey, "%s", kind_key ? "est-weights" : "weights");
     if ((spec_get_str(s, kkey, NULL) || spec_get_str(s, bkey, NULL) || spec_get_str(s, wkey, NULL) ||
-         spec_get_str(s, mkey, NULL)) &&
+         spec_get_str(s, mkey, NULL) || spec_get_str(s, pkey, NULL)) &&
         o->kind != EST_POLICY) {
-        snprintf(err, errsz, "%s=, %s= and %s= are for est=policy", kkey, bkey, wkey);
+        snprintf(err, errsz, "%s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, pkey);
         return -1;
     }
     if (spec_get_int(s, kkey, 1, EST_MAX_POOL, 64, &kk, err, errsz) ||
@@ -795,6 +874,9 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, mkey, 0, 100000, 0, &kk, err, errsz))
         return -1;
     o->mcmc = (int)kk;
+    if (spec_get_int(s, pkey, 0, 1, 0, &kk, err, errsz))
+        return -1;
+    o->point = (int)kk;
     if (o->kind == EST_POLICY) {
         const char *wf = spec_get_str(s, wkey, NULL);
         if (wf) {
@@ -839,7 +921,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -873,7 +955,7 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     if (o->kind == EST_ORACLE)
         snprintf(buf, size, "oracle method=%s p=%g", est_oracle_name(o->oracle), o->p);
     else if (o->kind == EST_POLICY)
-        snprintf(buf, size, "policy k=%d beta=%g mcmc=%d", o->k, o->beta, o->mcmc);
+        snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else

@@ -130,6 +130,13 @@ void est_sampler_free(EstSampler *s);
 /* The log-likelihood of the opponents' plays this game under the policy, if their hands now
  * are hand[] (exported for tests). */
 double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w);
+/* The point estimate (point=1): from the prepared, weighted candidates, each dealt card's
+ * chance of being in each opponent's hand; then the world with the highest expected accuracy
+ * under those chances (the sum over the dealt cards of the chance of the holder it names): the
+ * world built by giving the likeliest (card, holder) pairs first, or the best candidate when
+ * that is better or the built world breaks a constraint. Leaves it as the only candidate, so
+ * every world drawn afterwards is this one (exported for tests). */
+void est_point(EstSampler *s, const EstKnown *k);
 /* Deals one world: hand[me] = my hand (taken from k: the caller sets it), every opponent its
  * fixed cards plus dealt ones. hand[k->me] is left as the caller put it. */
 void est_sample(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS]);
@@ -144,6 +151,7 @@ typedef struct EstOptions {
     int k;                 /* policy: candidates (64) */
     double beta;           /* policy: tempering of the likelihood (0.5) */
     int mcmc;              /* policy: Metropolis swaps per candidate after resampling (0) */
+    int point;             /* policy: every world the one best guess (1), not a draw (0) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
     PolicyWeights *ownw;
 } EstOptions;

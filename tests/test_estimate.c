@@ -132,6 +132,8 @@ static void test_samplers_meet_every_constraint(void **state)
                            "weights:order=rank-d",
                            "policy:k=4",
                            "policy:k=4:mcmc=3",
+                           "policy:k=8:beta=0.1:point=1",
+                           "policy:k=4:mcmc=2:point=1",
                            "oracle:method=all-w:p=0.3",
                            "oracle:method=all-s:p=0.55",
                            "oracle:method=each-w:p=0.8",
@@ -347,6 +349,63 @@ static void test_accuracy_measure(void **state)
     assert_int_equal(right, total);
 }
 
+/* The point estimate on hand-made candidates (four hidden cards a..d; opponent 1 holds two,
+ * 2 and 3 one each): the world of the likeliest holders when no candidate is better, else the
+ * best candidate. */
+static void point_case(const Cards pool[3][NPLAYERS], const double weight[3], const Cards expect[NPLAYERS])
+{
+    const Cards deal = pool[0][1] | pool[0][2] | pool[0][3];
+    EstKnown k;
+    memset(&k, 0, sizeof k);
+    k.me = 0;
+    k.deal = deal;
+    k.room[1] = 2;
+    k.room[2] = k.room[3] = 1;
+    EstSampler s;
+    memset(&s, 0, sizeof s);
+    s.kind = EST_POLICY;
+    s.pool = malloc(3 * sizeof *s.pool);
+    s.cum = malloc(3 * sizeof *s.cum);
+    assert_non_null(s.pool);
+    assert_non_null(s.cum);
+    double tot = 0;
+    for (int i = 0; i < 3; i++) {
+        memcpy(s.pool[i], pool[i], sizeof pool[i]);
+        s.cum[i] = tot += weight[i];
+    }
+    s.npool = 3;
+    est_point(&s, &k);
+    assert_int_equal(s.npool, 1);
+    assert_true(est_world_ok(&k, s.pool[0]));
+    for (int p = 1; p < NPLAYERS; p++)
+        if (s.pool[0][p] != expect[p])
+            fail_msg("player %d got %llx, expected %llx", p, (unsigned long long)s.pool[0][p],
+                     (unsigned long long)expect[p]);
+    Rng r = rng_seed(1);
+    for (int j = 0; j < 5; j++) { /* every draw is the estimate */
+        Cards hand[NPLAYERS] = {0};
+        est_sample(&s, &k, &r, hand);
+        assert_memory_equal(hand + 1, expect + 1, (NPLAYERS - 1) * sizeof(Cards));
+    }
+    est_sampler_free(&s);
+}
+
+static void test_point_estimate(void **state)
+{
+    (void)state;
+    const Cards a = card_of(1, SUIT_S), b = card_of(2, SUIT_H), c = card_of(5, SUIT_D), d = card_of(9, SUIT_C);
+    /* chances: a 1 .65, b 3 .4, c 1 .6, d 2 .35 (and 3 .25, 1 .4): the built world {a,c} {d} {b}
+     * (expected 2.0 cards right) is none of the candidates (1.85, 1.65, 1.75) */
+    const Cards built[3][NPLAYERS] = {{0, a | d, c, b, 0}, {0, b | c, d, a, 0}, {0, a | c, b, d, 0}};
+    const double w1[3] = {0.4, 0.35, 0.25};
+    const Cards e1[NPLAYERS] = {0, a | c, d, b, 0};
+    point_case(built, w1, e1);
+    /* here the greedy world ({a,b} {c} {d}: 2.0) is worse than the first candidate (2.2) */
+    const Cards cand[3][NPLAYERS] = {{0, a | c, b, d, 0}, {0, b | d, c, a, 0}, {0, a | b, d, c, 0}};
+    const double w2[3] = {0.5, 0.3, 0.2};
+    point_case(cand, w2, cand[0]);
+}
+
 static void test_orders_and_seeds(void **state)
 {
     (void)state;
@@ -533,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_oracle_methods),
         cmocka_unit_test(test_accuracy_measure),
         cmocka_unit_test(test_orders_and_seeds),
+        cmocka_unit_test(test_point_estimate),
         cmocka_unit_test(test_model_files),
         cmocka_unit_test(test_cli),
     };

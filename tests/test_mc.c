@@ -415,7 +415,8 @@ static void test_information_set_guard(void **state)
         static const char *const SPECS[] = {"mc:sims=64:playout=simple", "mc:sims=64", "mc:sims=48:stop=0.5",
                                             "mc:sims=32:crn=0:prune=0", "policy", "policy:temp=1", "policy:surewin=0:endgame=20000",
                                             "mc:sims=48:est=weights", "mc:sims=48:est=weights:order=rank-d",
-                                            "mc:sims=48:est=policy:est-k=8:est-mcmc=2"};
+                                            "mc:sims=48:est=policy:est-k=8:est-mcmc=2",
+                                            "mc:sims=48:est=policy:est-k=16:est-beta=0.1:est-point=1"};
         for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
             Player *a, *b;
             char err[128];
