@@ -436,8 +436,7 @@ static double expected_right(const double (*chance)[64], const EstKnown *k, cons
 
 void est_point(EstSampler *s, const EstKnown *k)
 {
-    static __thread double chance[NPLAYERS][64];
-    memset(chance, 0, sizeof chance);
+    double chance[NPLAYERS][64] = {{0}};
     for (int i = 0; i < s->npool; i++) {
         const double wi = s->cum[i] - (i ? s->cum[i - 1] : 0);
         for (int p = 0; p < NPLAYERS; p++)
@@ -481,6 +480,52 @@ void est_point(EstSampler *s, const EstKnown *k)
         memmove(s->pool[0], s->pool[best], sizeof s->pool[0]);
     s->npool = 1;
     s->cum[0] = 1;
+}
+
+/* Resample-move over the prepared candidates (log-weights ll, total weight tot): npool draws
+ * by weight, then o->mcmc Metropolis swaps on each; equal weights after. */
+static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng,
+                          const double *ll, double tot)
+{
+    static __thread Cards (*tmp)[NPLAYERS];
+    if (!tmp && !(tmp = malloc(EST_MAX_POOL * sizeof *tmp)))
+        return;
+    const int n = s->npool;
+    double tll[EST_MAX_POOL];
+    for (int i = 0; i < n; i++) {
+        double r = rng_double(rng) * tot;
+        int j = 0;
+        while (j < n - 1 && r >= s->cum[j])
+            j++;
+        memcpy(tmp[i], s->pool[j], sizeof tmp[i]);
+        tll[i] = ll[j];
+    }
+    for (int i = 0; i < n; i++) {
+        Cards *h = tmp[i];
+        double cur = tll[i];
+        for (int step = 0; step < o->mcmc; step++) {
+            int p = (int)rng_below(rng, NPLAYERS), q = (int)rng_below(rng, NPLAYERS);
+            Cards dp = h[p] & k->deal, dq = h[q] & k->deal;
+            if (p == q || p == k->me || q == k->me || !dp || !dq)
+                continue;
+            int b1 = rng_pick_bit(rng, dp), b2 = rng_pick_bit(rng, dq);
+            if (((k->forbid[q] >> b1) & 1) || ((k->forbid[p] >> b2) & 1))
+                continue;
+            const Cards c1 = 1ULL << b1, c2 = 1ULL << b2;
+            h[p] ^= c1 | c2;
+            h[q] ^= c1 | c2;
+            double nl = o->beta * est_history_loglik(v, h, o->pw);
+            double prior = log(s->w[q][est_bin(b1)] * s->w[p][est_bin(b2)] / (s->w[p][est_bin(b1)] * s->w[q][est_bin(b2)]));
+            if (nl > -INFINITY && log(rng_double(rng) + 1e-300) < nl - cur + prior) {
+                cur = nl;
+            } else { /* rejected: swap back */
+                h[p] ^= c1 | c2;
+                h[q] ^= c1 | c2;
+            }
+        }
+        memcpy(s->pool[i], h, sizeof tmp[i]);
+        s->cum[i] = i + 1.0;
+    }
 }
 
 void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng)
@@ -529,50 +574,8 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         s->cum[i] = tot;
     }
     s->npool = n;
-    if (o->mcmc <= 0) {
-        if (o->point)
-            est_point(s, k);
-        return;
-    }
-    /* resample-move: n draws by weight, then o->mcmc Metropolis swaps on each (equal weights after) */
-    static __thread Cards (*tmp)[NPLAYERS];
-    if (!tmp && !(tmp = malloc(EST_MAX_POOL * sizeof *tmp)))
-        return;
-    double tll[EST_MAX_POOL];
-    for (int i = 0; i < n; i++) {
-        double r = rng_double(rng) * tot;
-        int j = 0;
-        while (j < n - 1 && r >= s->cum[j])
-            j++;
-        memcpy(tmp[i], s->pool[j], sizeof tmp[i]);
-        tll[i] = ll[j];
-    }
-    for (int i = 0; i < n; i++) {
-        Cards *h = tmp[i];
-        double cur = tll[i];
-        for (int step = 0; step < o->mcmc; step++) {
-            int p = (int)rng_below(rng, NPLAYERS), q = (int)rng_below(rng, NPLAYERS);
-            Cards dp = h[p] & k->deal, dq = h[q] & k->deal;
-            if (p == q || p == k->me || q == k->me || !dp || !dq)
-                continue;
-            int b1 = rng_pick_bit(rng, dp), b2 = rng_pick_bit(rng, dq);
-            if (((k->forbid[q] >> b1) & 1) || ((k->forbid[p] >> b2) & 1))
-                continue;
-            const Cards c1 = 1ULL << b1, c2 = 1ULL << b2;
-            h[p] ^= c1 | c2;
-            h[q] ^= c1 | c2;
-            double nl = o->beta * est_history_loglik(v, h, o->pw);
-            double prior = log(s->w[q][est_bin(b1)] * s->w[p][est_bin(b2)] / (s->w[p][est_bin(b1)] * s->w[q][est_bin(b2)]));
-            if (nl > -INFINITY && log(rng_double(rng) + 1e-300) < nl - cur + prior) {
-                cur = nl;
-            } else { /* rejected: swap back */
-                h[p] ^= c1 | c2;
-                h[q] ^= c1 | c2;
-            }
-        }
-        memcpy(s->pool[i], h, sizeof tmp[i]);
-        s->cum[i] = i + 1.0;
-    }
+    if (o->mcmc > 0)
+        resample_move(s, o, v, k, rng, ll, tot);
     if (o->point)
         est_point(s, k);
 }

@@ -65,8 +65,7 @@ static inline int kind_class(Move m) { return m.type == MOVE_JOKER ? 3 : m.type 
 /* The strength of a move's weakest card in the current order (0..15); pass 0, joker 15. */
 static inline int move_strength(Move m, int rev)
 {
-    const int high = m.low + (m.type == MOVE_SEQ ? m.n - 1 : 0);
-    const int s = rev ? 14 - high : m.low;
+    const int s = rev ? 14 - move_high(m) : m.low;
     return m.type == MOVE_JOKER ? 15 : m.type == MOVE_PASS ? 0 : s;
 }
 
@@ -74,8 +73,7 @@ static inline int move_strength(Move m, int rev)
  * to at least it. */
 static inline int is_eight(Move m)
 {
-    const int high = m.low + (m.type == MOVE_SEQ ? m.n - 1 : 0);
-    return ((unsigned)m.type - 1u <= 2u) & (m.low <= COL_8) & (high >= COL_8);
+    return ((unsigned)m.type - 1u <= 2u) & (m.low <= COL_8) & (move_high(m) >= COL_8);
 }
 
 /* One bit (the column's lowest) per non-empty nibble of a column-count word. */
