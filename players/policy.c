@@ -89,7 +89,11 @@ static inline int strength_class(int s)
     static const uint8_t CLASS[16] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3};
     return CLASS[s & 15];
 }
-static inline int left_class(int n) { return (n >= 1) + (n >= 2) + (n >= 3) + (n >= 5); }
+static inline int left_class(int n)
+{
+    static const uint8_t CLASS[16] = {0, 1, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    return CLASS[n & 15];
+}
 static inline int min_int(int a, int b) { return a < b ? a : b; }
 
 /* Cards of x in a run of >= 3 consecutive columns of one suit (columns 1..13). */
@@ -108,6 +112,12 @@ static inline int has_run(Cards x, int n)
         t &= x >> (4 * k);
     return t != 0;
 }
+
+/* One bit (the column's lowest) per column below the strongest column of b (bits 4c+3), and
+ * per column above its weakest; none when b is empty (b | 1 keeps the count of leading zeros
+ * defined and moves no top bit). */
+static inline Cards below_top(Cards b) { return (((2ULL << (63 - __builtin_clzll(b | 1))) - 1) >> 4) & CARDS_SUIT_LOW; }
+static inline Cards above_bottom(Cards b) { return ((0 - (b & (0 - b))) << 1) & CARDS_SUIT_LOW; }
 
 /* ---------------------------------------------------------------- the situation */
 
@@ -141,6 +151,22 @@ static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev
         c->control = nat & ~((2ULL << cards_highest_bit(un)) - 1);
     else
         c->control = nat & ((1ULL << cards_lowest_bit(un)) - 1);
+    /* which groups of the hand could be beaten: n cards of column c are when the unseen hold n
+     * of one stronger column, or n - 1 and the joker (a lone joker beats every single). So the
+     * most that can be beaten (nibble c of beatable) is the most unseen cards of one stronger
+     * column, plus one for the joker; the 8s never (they cut). */
+    Cards most;
+    if (!rev) /* the columns below the strongest holding at least n, for n = 1..4 */
+        most = below_top(c->beat[1]) + below_top(c->beat[2]) + below_top(c->beat[3]) + below_top(c->beat[4]);
+    else
+        most = above_bottom(c->beat[1]) + above_bottom(c->beat[2]) + above_bottom(c->beat[3]) +
+               above_bottom(c->beat[4]);
+    most += CARDS_SUIT_LOW & -((c->unseen >> JOKER_BIT) & 1);
+    c->beatable = most & CARDS_NATURAL & ~CARDS_COL(COL_8);
+    /* nibble by nibble, 8 + beatable - count has bit 3 set when the rank can be beaten */
+    const Cards held = nonzero_cols(c->counts);
+    c->mbeat = cards_count((((c->beatable | (CARDS_SUIT_LOW << 3)) - c->counts) >> 3) & held);
+    c->mkeep = cards_count(held) - c->mbeat;
     const int waiting = ~(passed | out | (1 << me) | (1 << owner)) & 31;
     c->others_passed = !c->lead && waiting == 0;
     c->owner_class = count_class(owner_cards);
@@ -239,18 +265,16 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
     mi->after = c->hand & ~cards;
     mi->rev_after = c->rev;
     const int s = move_strength(m, c->rev);
-    EMIT(PF_SHAPE + (lead * 11 + kind_of(m)) * 16 + s);
-    EMIT(PF_SHAPEP + (c->phase * 11 + kind_of(m)) * 16 + s);
+    EMIT(PF_SHAPE + ((lead * 6 + c->phase) * 11 + kind_of(m)) * 16 + s);
     const Cards ctrl_left = c->control & mi->after;
     const int ctrl = cards_count(ctrl_left) + (int)((mi->after >> JOKER_BIT) & 1);
-    EMIT(PF_CONTROL + lead * 4 + (ctrl > 3 ? 3 : ctrl));
     {
         const int runs = cards_count(runs3(mi->after)); /* 0 or >= 3 */
-        EMIT(PF_RUNS + lead * 4 + (runs >= 3) + (runs >= 4) + (runs >= 6));
+        static const uint8_t RUNS[16] = {0, 0, 0, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+        EMIT(PF_RUNS + lead * 4 + RUNS[runs & 15]);
     }
     if (m.type == MOVE_PASS) {
-        EMIT(PF_COLS + lead * 11 + (c->ncols > 10 ? 10 : c->ncols));
-        EMIT(PF_PLAN + (lead * 7 + (c->ncols > 6 ? 6 : c->ncols)) * 4 + (ctrl > 3 ? 3 : ctrl));
+        EMIT(PF_PLAN + (lead * 11 + min_int(c->ncols, 10)) * 4 + min_int(ctrl, 3));
         EMIT(PF_PASS + c->phase * 4 + kind_class(c->table));
         EMIT(PF_THREAT + (lead * 4 + c->oppmin) * 5 + 4);
         if (!lead)
@@ -269,8 +293,7 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
         emptied += cards_count(nonzero_cols(c->counts) & ~nonzero_cols(movegen_col_counts(mi->after & CARDS_NATURAL)));
     }
     const int cols = c->ncols - emptied;
-    EMIT(PF_COLS + lead * 11 + (cols > 10 ? 10 : cols));
-    EMIT(PF_PLAN + (lead * 7 + (cols > 6 ? 6 : cols)) * 4 + (ctrl > 3 ? 3 : ctrl));
+    EMIT(PF_PLAN + (lead * 11 + min_int(cols, 10)) * 4 + min_int(ctrl, 3));
     EMIT_IF((m.jk != JK_NONE) & (m.type != MOVE_JOKER), PF_JOKERUSE + lead);
     EMIT_IF((m.type == MOVE_JOKER) | ((c->top != 0) & (s + (m.type == MOVE_SEQ ? m.n - 1 : 0) >= c->top)),
             PF_STRONGEST + c->phase);
@@ -301,7 +324,11 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
         EMIT_IF(!lead, PF_GAP + kind_class(m) * 4 + gap - 1);
     }
     EMIT(PF_THREAT + (lead * 4 + c->oppmin) * 5 + (m.type == MOVE_JOKER ? 3 : strength_class(s)));
-    EMIT_IF(nleft == 0, PF_FINISH);
+}
+
+static inline int melds_index(int lead, int beaten, int kept)
+{
+    return PF_MELDS + (lead * 6 + min_int(beaten, 5)) * 4 + min_int(kept, 3);
 }
 
 /* The AFTER group of a hand valued in order rev (base: PF_AFTER or PF_XAFTER). */
@@ -319,11 +346,30 @@ static int after_features(Cards h, int rev, int base, uint16_t *idx)
     return k;
 }
 
+/* The MELDS feature of the hand left h, valued in order rev: the definition, rank by rank. */
+static int melds_feature(const PolicyCtx *c, Cards h, int rev)
+{
+    const int jk = (int)((c->unseen >> JOKER_BIT) & 1);
+    int beaten = 0, kept = 0;
+    for (int col = COL_MIN; col <= COL_MAX; col++) {
+        const int n = cards_count(h & CARDS_COL(col));
+        if (!n)
+            continue;
+        const Cards range = movegen_range(col, rev);
+        int b = (n <= 4 && (c->beat[n] & range)) || (jk && (n == 1 || (n <= 5 && (c->beat[n - 1] & range))));
+        b = b && col != COL_8;
+        beaten += b;
+        kept += !b;
+    }
+    return melds_index(c->lead, beaten, kept);
+}
+
 int policy_features(const PolicyCtx *c, Move m, uint16_t *idx)
 {
     MoveInfo mi;
     Sink sk = {NULL, 0, idx, 0};
     base_features(c, m, &sk, &mi, 0);
+    idx[sk.k++] = (uint16_t)melds_feature(c, mi.after, mi.rev_after);
     return sk.k + after_features(mi.after, mi.rev_after, PF_AFTER, idx + sk.k);
 }
 
@@ -348,21 +394,26 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
     base_features(c, m, &sk, &mi, 1);
     double s = sk.sum;
     if (mi.rev_after != c->rev) /* a revolution: the hand left is valued in the new order */
-        return s + after_sum(w, mi.after, mi.rev_after);
+        return s + after_sum(w, mi.after, mi.rev_after) + w[melds_feature(c, mi.after, mi.rev_after)];
     double a = base_after;
+    int beaten = c->mbeat, kept = c->mkeep;
     const Cards used = c->hand & ~mi.after;
     for (Cards x = used & CARDS_NATURAL; x;) {
         int col = cards_lowest_bit(x) >> 2;
         Cards colbits = x & CARDS_COL(col);
         x &= ~colbits;
-        int left = col_count(c, col) - cards_count(colbits);
+        const int had = col_count(c, col), left = had - cards_count(colbits);
         a -= term[col];
         const int on = left != 0;
         a += wa[((strength(col, c->rev) - 1) * 4 + left - 1) & -on] * (double)on;
+        /* the rank leaves its MELDS count, and what is left of it joins one */
+        const int most = (int)((c->beatable >> (4 * col)) & 15), was = had <= most, now = on & (left <= most);
+        beaten += now - was;
+        kept += on - now - (1 - was);
     }
     if (used & CARDS_JOKER)
         a -= wa[13 * 4];
-    return s + a;
+    return s + a + w[melds_index(c->lead, beaten, kept)];
 }
 
 /* score_move for a move whose type is the constant t: each kind of move gets its own copy of

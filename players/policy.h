@@ -35,10 +35,8 @@
 
 /* Feature groups of the play model: name, size. */
 #define POLICY_PLAY_GROUPS(X)                                                                                      \
-    X(SHAPE, 2 * 11 * 16)  /* [lead][kind][strength] */                                                           \
-    X(SHAPEP, 6 * 11 * 16) /* [phase][kind][strength]: the move itself, by how many cards the mover holds */   \
+    X(SHAPE, 2 * 6 * 11 * 16) /* [lead][phase][kind][strength]: the move, by the cards the mover holds */          \
     X(AFTER, 14 * 4)       /* [strength 1..13, joker=14][count 1..4] of the hand left */                         \
-    X(COLS, 2 * 11)        /* [lead][distinct ranks left, 0..10+] */                                             \
     X(BREAK, 2 * 3)        /* [lead][cards of the rank left behind: 1, 2, 3] */                                  \
     X(SEQBRK, 2)           /* [lead] a card of a 3+ sequence used outside a sequence */                          \
     X(JOKERUSE, 2)         /* [lead] the joker inside a meld */                                                  \
@@ -51,11 +49,10 @@
     X(THREAT, 2 * 4 * 5)   /* [lead][closest opponent: 1, 2, 3-4, 5+ cards][move strength class, pass] */       \
     X(PASS, 6 * 4)         /* [phase][table: single, group, sequence, joker] */                                  \
     X(PASSX, 2 * 4)        /* a pass: [every other player still in passed][the meld's owner: 1, 2, 3-4, 5+] */   \
-    X(CONTROL, 2 * 4)      /* [lead][cards left that no unseen card beats as singles: 0, 1, 2, 3+] */           \
     X(BEATERS, 2 * 5)      /* [single, group][unseen answers: 0, 1, 2, 3-5, 6+] */                               \
-    X(PLAN, 2 * 7 * 4)     /* [lead][ranks left 0..6+][control cards left 0..3+]: can the hand be finished */    \
+    X(PLAN, 2 * 11 * 4)    /* [lead][ranks left 0..10+ (0: none)][control cards left 0..3+]: finishing */          \
     X(RUNS, 2 * 4)         /* [lead][cards left in 3+ runs of one suit: 0, 3, 4-5, 6+] */                        \
-    X(FINISH, 1)           /* the move empties the hand */
+    X(MELDS, 2 * 6 * 4)    /* [lead][ranks left some unseen group beats 0..5+][ranks none beats 0..3+] */
 
 #define POLICY_EXCH_GROUPS(X)                                                                                      \
     X(XCARD, 15)       /* [strength 1..13, joker=14] of a given card */                                          \
@@ -105,6 +102,9 @@ typedef struct PolicyCtx {
     Cards seqable;          /* cards of the hand in a 3+ run of one suit */
     Cards beat[5];          /* beat[n]: the columns (bit 4c+3) where the unseen hold >= n cards */
     Cards control;          /* naturals of the hand stronger than every unseen natural */
+    Cards beatable;         /* nibble c: the most cards of column c that the unseen cards could beat as a
+                               group, 0..5 (a lone joker beats any single; never the 8s: they cut) */
+    int mbeat, mkeep;       /* the hand's ranks (naturals) that can be beaten as they stand, and that not */
     int others_passed;      /* following: every player still in but the mover and the owner passed */
     int owner_class;        /* following: count class of the meld owner's cards */
 } PolicyCtx;

@@ -25,7 +25,7 @@ static void test_scores_match_features(void **state)
     random_weights(&w, 5);
     Rng r = rng_seed(6);
     long moves = 0, revolutions = 0;
-    for (int gi = 0; gi < 400; gi++) {
+    for (int gi = 0; gi < 600; gi++) {
         Cards hand[5];
         uint8_t seat[5] = {0, 1, 2, 3, 4};
         game_deal(seat, gi % 5, &r, hand);
@@ -67,6 +67,65 @@ static void test_scores_match_features(void **state)
     assert_true(moves > 100000);
     if (revolutions < 50) /* the path that values the hand left in the new order */
         fail_msg("only %ld revolution moves scored", revolutions);
+}
+
+/* The MELDS feature of passing (the hand as it stands) for the mover holding `hand` when the
+ * cards it cannot see are exactly `unseen`; beaten and kept decoded from its index. */
+static void melds_of(const char *hand, const char *unseen, int rev, int *beaten, int *kept)
+{
+    Cards h[NPLAYERS] = {0}, u;
+    assert_int_equal(cards_parse(hand, &h[0]), 0);
+    assert_int_equal(cards_parse(unseen, &u), 0);
+    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    h[1] = u; /* the others' hands: only their union matters here */
+    GameState g;
+    state_init(&g, h, seat, 0);
+    g.turn = 0;
+    g.rev = rev;
+    g.played = CARDS_ALL & ~h[0] & ~u; /* everything else is out of play */
+    PolicyCtx c;
+    policy_ctx_state(&c, &g);
+    uint16_t idx[POLICY_MAX_ACTIVE];
+    int k = policy_features(&c, (Move){0}, idx), found = 0;
+    for (int i = 0; i < k; i++)
+        if (idx[i] >= PF_MELDS && idx[i] <= PF_MELDS_END) {
+            int off = idx[i] - PF_MELDS;
+            *beaten = off / 4 % 6;
+            *kept = off % 4;
+            found++;
+        }
+    assert_int_equal(found, 1);
+}
+
+/* MELDS by hand: which ranks of a hand some unseen group could beat. */
+static void test_melds_feature(void **state)
+{
+    (void)state;
+    int b, k;
+    /* 5-pair and 9 beaten by the kings; the 2 and the king single are not, the 8s never */
+    melds_of("s5 h5 c9 d2 h8 s8 sk", "ck dk c7", 0, &b, &k);
+    assert_int_equal(b, 2);
+    assert_int_equal(k, 3);
+    /* an unseen joker beats every single, and makes a king pair answer the 5-pair... */
+    melds_of("s5 h5 c9 d2 h8 s8 sk", "ck c7 jo", 0, &b, &k);
+    assert_int_equal(b, 4);
+    assert_int_equal(k, 1);
+    /* ...but not a natural triple with a lone natural */
+    melds_of("s6 h6 d6", "cq jo", 0, &b, &k);
+    assert_int_equal(b, 0);
+    assert_int_equal(k, 1);
+    melds_of("s6 h6 d6", "cq dq jo", 0, &b, &k);
+    assert_int_equal(b, 1);
+    /* in a revolution the weak cards answer: the 4s beat the 5-pair, the 7 every single */
+    melds_of("s5 h5 c9 d2 h8 s8 sk", "c4 d4 c7", 1, &b, &k);
+    assert_int_equal(b, 4);
+    assert_int_equal(k, 1);
+    melds_of("s5 h5 c9 d2 h8 s8 sk", "c3 d3", 1, &b, &k); /* 3s are the strongest: every rank, 8s aside */
+    assert_int_equal(b, 4);
+    assert_int_equal(k, 1);
+    melds_of("s3 c9", "c4 d4 c7", 1, &b, &k); /* the 3 stands */
+    assert_int_equal(b, 1);
+    assert_int_equal(k, 1);
 }
 
 static void test_weight_files(void **state)
@@ -249,6 +308,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scores_match_features),
+        cmocka_unit_test(test_melds_feature),
         cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_training),
         cmocka_unit_test(test_cli_train_and_strength),
