@@ -1,7 +1,7 @@
 /* policy.c — the learned policy: features, scores, sampling, weight files, playouts (see
  * policy.h). policy_features() is the definition; policy_scores() computes the same sums
- * faster (the hand left by a move differs from the hand in one to five ranks, so its "after"
- * part is the hand's own sum corrected for those ranks); a test holds them equal. */
+ * faster (the hand left by a move differs from the hand in one to five ranks, so its AFTER
+ * and MELDS parts are the hand's own corrected for those ranks); a test holds them equal. */
 #include "players/policy.h"
 
 #include <errno.h>
@@ -356,7 +356,7 @@ static int melds_feature(const PolicyCtx *c, Cards h, int rev)
         if (!n)
             continue;
         const Cards range = movegen_range(col, rev);
-        int b = (n <= 4 && (c->beat[n] & range)) || (jk && (n == 1 || (n <= 5 && (c->beat[n - 1] & range))));
+        int b = (c->beat[n] & range) || (jk && (n == 1 || (c->beat[n - 1] & range))); /* n: 1..4 */
         b = b && col != COL_8;
         beaten += b;
         kept += !b;
