@@ -79,8 +79,7 @@ static void melds_of(const char *hand, const char *unseen, int rev, int *beaten,
     uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
     h[1] = u; /* the others' hands: only their union matters here */
     GameState g;
-    state_init(&g, h, seat, 0);
-    g.turn = 0;
+    state_init(&g, h, seat, 0); /* player 0 leads */
     g.rev = rev;
     g.played = CARDS_ALL & ~h[0] & ~u; /* everything else is out of play */
     PolicyCtx c;
@@ -106,7 +105,7 @@ static void test_melds_feature(void **state)
     melds_of("s5 h5 c9 d2 h8 s8 sk", "ck dk c7", 0, &b, &k);
     assert_int_equal(b, 2);
     assert_int_equal(k, 3);
-    /* an unseen joker beats every single, and makes a king pair answer the 5-pair... */
+    /* an unseen joker beats every single, and with the lone king answers the 5-pair... */
     melds_of("s5 h5 c9 d2 h8 s8 sk", "ck c7 jo", 0, &b, &k);
     assert_int_equal(b, 4);
     assert_int_equal(k, 1);
