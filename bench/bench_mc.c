@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "game/match.h"
+#include "players/estimate.h"
 #include "players/mc.h"
 #include "players/players.h"
 
@@ -96,7 +97,7 @@ static Move sim_play(Player *self, const InfoSet *v)
     for (int i = 0; i < 200; i++) {
         Cards hand[NPLAYERS];
         GameState g;
-        mc_sample_hands(v, count, &sims_acc.rng, hand);
+        est_sample_hands(v, count, &sims_acc.rng, hand);
         infoset_to_state(v, hand, &g);
         if (state_apply(&g, mv[i % n]) & EV_STALEMATE)
             state_finish_stalemate(&g, &sims_acc.rng);

@@ -964,3 +964,19 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     else
         snprintf(buf, size, "uniform");
 }
+
+int est_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards hand[NPLAYERS])
+{
+    /* Every hand is written whatever happens; -1 says the counts could not all be met. */
+    for (int p = 0; p < NPLAYERS; p++)
+        hand[p] = p == v->me ? v->hand : 0;
+    EstKnown k;
+    if (est_known(v, count, &k))
+        return -1;
+    EstOptions o;
+    memset(&o, 0, sizeof o);
+    EstSampler s;
+    est_sampler_init(&s, &o);
+    est_sample(&s, &k, rng, hand);
+    return 0;
+}

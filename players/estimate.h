@@ -171,6 +171,15 @@ void est_sampler_init(EstSampler *s, const EstOptions *o);
 /* "weights order=random", "oracle method=all-w p=0.4", ... */
 void est_options_describe(const EstOptions *o, char *buf, size_t size);
 
+/* A uniform world without a sampler: Samples the cards v->me cannot see into the opponents' hands: exactly count[p] cards for
+ * each opponent p, never a card in v->hand or already played, and the known ones where they
+ * are known — the cards this player gave in the exchange (rich) are in its partner's hand,
+ * the cards taken from it (poor) in the rich partner's hand unless handed back, and the
+ * diamond 3, until played, with the player who led the game. hand[v->me] = v->hand.
+ * Returns 0, or -1 when the counts cannot be met (negative, or not adding up to the unseen
+ * cards); every hand is written either way (opponents' hands empty on -1). */
+int est_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards hand[NPLAYERS]);
+
 /* How many of the opponents' cards (known ones included) a world gives to their true holder,
  * out of how many. */
 void est_accuracy(const Cards world[NPLAYERS], const Cards truth[NPLAYERS], int me, long *right, long *total);

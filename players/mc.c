@@ -97,22 +97,6 @@ static int partner_of(const int8_t cls[NPLAYERS], int me)
     return -1;
 }
 
-int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards hand[NPLAYERS])
-{
-    /* Every hand is written whatever happens; -1 says the counts could not all be met. */
-    for (int p = 0; p < NPLAYERS; p++)
-        hand[p] = p == v->me ? v->hand : 0;
-    EstKnown k;
-    if (est_known(v, count, &k))
-        return -1;
-    EstOptions o;
-    memset(&o, 0, sizeof o);
-    EstSampler s;
-    est_sampler_init(&s, &o);
-    est_sample(&s, &k, rng, hand);
-    return 0;
-}
-
 /* ---------------------------------------------------------------- playouts */
 
 long mc_playout(GameState *g, Rng *rng, double eps, long *legal_sum)
@@ -448,7 +432,7 @@ static Move decide_play(Mc *mc, const InfoSet *v)
         Cards hand[NPLAYERS];
         GameState g;
         Rng r = mc->rng; /* the only world there is: any draw gives it */
-        if (mc_sample_hands(v, c.count, &r, hand) == 0) {
+        if (est_sample_hands(v, c.count, &r, hand) == 0) {
             infoset_to_state(v, hand, &g);
             if (endgame_solve2(&g, mc->endgame, &mc->tt, &m, NULL) == 1)
                 return m;

@@ -12,14 +12,6 @@
 #include "game/player.h"
 #include "players/bandit.h"
 
-/* Samples the cards v->me cannot see into the opponents' hands: exactly count[p] cards for
- * each opponent p, never a card in v->hand or already played, and the known ones where they
- * are known — the cards this player gave in the exchange (rich) are in its partner's hand,
- * the cards taken from it (poor) in the rich partner's hand unless handed back, and the
- * diamond 3, until played, with the player who led the game. hand[v->me] = v->hand.
- * Returns 0, or -1 when the counts cannot be met (negative, or not adding up to the unseen
- * cards); every hand is written either way (opponents' hands empty on -1). */
-int mc_sample_hands(const InfoSet *v, const int count[NPLAYERS], Rng *rng, Cards hand[NPLAYERS]);
 
 /* The fast playout policy: the simple choice, or a uniformly random legal move with
  * probability eps. Plays the game in g to its end and returns the number of decisions. */

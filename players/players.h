@@ -50,9 +50,6 @@ int random_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
 int simple_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
-/* weights=FILE of a spec, or the built-in policy weights (players/policy.h). */
-struct PolicyWeights;
-int policy_weights_option(PlayerSpec *s, struct PolicyWeights *w, char *err, size_t errsz);
 
 /* Helpers shared by players: the strength of a column under revolution (higher = stronger). */
 static inline int col_strength(int col, int rev) { return rev ? 14 - col : col; }

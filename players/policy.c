@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "players/players.h"
+
 /* ---------------------------------------------------------------- the layout */
 
 #define GROUP_TEXT(name, size) #name ":" #size " "
@@ -804,4 +806,25 @@ const PolicyWeights *policy_builtin(char *err, size_t errsz)
     if (!g_builtin_ok && err)
         snprintf(err, errsz, "%s", g_builtin_err);
     return g_builtin_ok ? &g_builtin : NULL;
+}
+
+int policy_weights_option(PlayerSpec *s, PolicyWeights *w, char *err, size_t errsz)
+{
+    const char *path = spec_get_str(s, "weights", NULL);
+    if (path) {
+        char e[400];
+        if (policy_load(path, w, e, sizeof e)) {
+            snprintf(err, errsz, "%s: weights=%s: %s", s->kind, path, e);
+            return -1;
+        }
+        return 0;
+    }
+    char e[300];
+    const PolicyWeights *b = policy_builtin(e, sizeof e);
+    if (!b) {
+        snprintf(err, errsz, "%s: %s", s->kind, e);
+        return -1;
+    }
+    *w = *b;
+    return 0;
 }

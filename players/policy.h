@@ -136,4 +136,9 @@ Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, R
  * the number of moves. */
 long policy_playout(const PolicyWeights *w, GameState *g, Rng *rng, double temp);
 
+/* The weights a player spec names (weights=FILE), or the built-in ones; shared by `policy` and
+ * `mc`. Returns 0, or -1 with the reason in err. */
+struct PlayerSpec;
+int policy_weights_option(struct PlayerSpec *s, PolicyWeights *w, char *err, size_t errsz);
+
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "players/endgame.h"
-#include "players/mc.h"
+#include "players/estimate.h"
 #include "players/players.h"
 #include "players/policy.h"
 
@@ -38,7 +38,7 @@ static Move pp_play(Player *self, const InfoSet *v)
             count[q] = v->ncards[q];
         Rng r = p->rng; /* the only world there is: any draw gives it */
         GameState g;
-        if (mc_sample_hands(v, count, &r, hand) == 0) {
+        if (est_sample_hands(v, count, &r, hand) == 0) {
             infoset_to_state(v, hand, &g);
             if (endgame_solve2(&g, p->endgame, p->tt, &m, NULL) == 1)
                 return m;
@@ -60,28 +60,6 @@ static void pp_destroy(Player *self)
     PolicyPlayer *p = self->impl;
     free(p->tt);
     free(p);
-}
-
-/* The weights a spec names (weights=FILE) or the built-in ones; shared by policy and mc. */
-int policy_weights_option(PlayerSpec *s, PolicyWeights *w, char *err, size_t errsz)
-{
-    const char *path = spec_get_str(s, "weights", NULL);
-    if (path) {
-        char e[400];
-        if (policy_load(path, w, e, sizeof e)) {
-            snprintf(err, errsz, "%s: weights=%s: %s", s->kind, path, e);
-            return -1;
-        }
-        return 0;
-    }
-    char e[300];
-    const PolicyWeights *b = policy_builtin(e, sizeof e);
-    if (!b) {
-        snprintf(err, errsz, "%s: %s", s->kind, e);
-        return -1;
-    }
-    *w = *b;
-    return 0;
 }
 
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)

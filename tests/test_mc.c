@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "game/match.h"
+#include "players/estimate.h"
 #include "players/mc.h"
 #include "players/players.h"
 
@@ -183,7 +184,7 @@ static void check_sampler_on(SampleCheck *c, const InfoSet *v, const GameState *
     for (int p = 0; p < 5; p++)
         count[p] = cards_count(truth->hand[p]);
     Cards h[5];
-    assert_int_equal(mc_sample_hands(v, count, &c->rng, h), 0);
+    assert_int_equal(est_sample_hands(v, count, &c->rng, h), 0);
     Cards all = v->played;
     for (int p = 0; p < 5; p++) {
         assert_int_equal(cards_count(h[p]), count[p]);
@@ -293,12 +294,12 @@ static void test_impossible_counts(void **state)
     }
     int count[5] = {11, 11, 11, 10, 10};
     Cards h[5];
-    assert_int_equal(mc_sample_hands(&v, count, &rng, h), 0); /* consistent: fine */
+    assert_int_equal(est_sample_hands(&v, count, &rng, h), 0); /* consistent: fine */
     int bad[][5] = {{11, 11, 11, 10, 12}, {11, -1, 11, 10, 10}, {11, 53, 0, 0, 0}};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         for (int p = 0; p < 5; p++)
             h[p] = 0xdeadbeefULL;
-        assert_int_equal(mc_sample_hands(&v, bad[k], &rng, h), -1);
+        assert_int_equal(est_sample_hands(&v, bad[k], &rng, h), -1);
         assert_true(h[0] == v.hand);
         for (int p = 1; p < 5; p++)
             assert_true(h[p] == 0);
