@@ -1,6 +1,7 @@
 /* endgame.c — sure wins and the exact two-player solver (see endgame.h). */
 #include "players/endgame.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Whether some cards of `others` beat m (m on the table, order rev; any lock is ignored, which
@@ -77,21 +78,239 @@ int endgame_sure_win_state(const GameState *g, Move *first)
 
 /* ---------------------------------------------------------------- two players */
 
+/* The solver works on its own compact form of a two-player position, from the mover's view:
+ * a = the mover's hand, b = the other's, t = the table (a pass: empty), and flags: revolution,
+ * lock, BP (the other has passed since the last clear) and FL (after a clear the mover leads,
+ * else the other). That is everything GameState says about two players that can change who
+ * goes out first (the stalemate counter cannot reach 20 here: every lead is a meld, so at
+ * most two passes come in a row; endgame_solve2 answers "undecided" for a position where two
+ * more passes would end the game by lot, which real two-player endings never reach).
+ *
+ * What saves nodes (each exact):
+ *  - a forced pass (the other cannot answer) is no node: the mover goes on at once;
+ *  - a move that empties the hand wins, and is looked for before the position counts as a node;
+ *  - quick wins before any search: at the lead, l2_easy_win (a sufficient test read off
+ *    bitboards); at every position, a meld after which the mover surely leads again (it cuts,
+ *    or the other has passed or cannot answer it) with a hand l2_easy_win sees through;
+ *  - stronger melds are searched first;
+ *  - the table holds lead positions (the mover implicit), the only ones many lines reach
+ *    again, 16 bytes each, kept from call to call (a result never changes). */
+
+enum { F_REV = 1, F_LOCK = 2, F_BP = 4, F_FL = 8 };
+
 typedef struct Solver {
     long nodes, max_nodes;
     EndgameTT *tt;
     int aborted;
 } Solver;
 
-/* The table key of a two-player position, from the mover's view: both hands, the table, the
- * flags, and whether each has passed. */
-static void tt_key(const GameState *g, int me, int op, uint64_t *k1, uint64_t *k2)
+static int l2_lead(Solver *s, Cards a, Cards b, int rev);
+static int l2_node(Solver *s, Cards a, Cards b, Move t, int f);
+
+/* What hand b can beat at the lead in order rev: bit 4c+3 of beaten[k] is set when b beats a
+ * group of k cards of column c (k = 1: a single) led on an empty table. */
+typedef struct Beats {
+    Cards beaten[4];
+    int s3; /* b holds the spade 3 (the only answer to a lone joker) */
+} Beats;
+
+#define COL_BITS 0x8888888888888888ULL
+
+/* The columns weaker than the strongest column in `cols` (bit 4c+3 each) in order rev. */
+static inline Cards weaker_than_best(Cards cols, int rev)
 {
-    uint64_t t;
-    memcpy(&t, &g->table, sizeof t);
-    *k1 = g->hand[me] ^ (g->hand[op] * 0x9E3779B97F4A7C15ULL);
-    *k2 = t ^ ((uint64_t)g->rev << 62) ^ ((uint64_t)g->lock << 61) ^ ((uint64_t)((g->passed >> me) & 1) << 60) ^
-          ((uint64_t)((g->passed >> op) & 1) << 59) ^ ((uint64_t)(g->owner == me) << 58) ^ (g->hand[op] << 1);
+    if (!cols)
+        return 0;
+    if (rev)
+        return ~((2ULL << __builtin_ctzll(cols)) - 1) & COL_BITS;
+    return ((1ULL << (63 - __builtin_clzll(cols))) - 1) & COL_BITS;
+}
+
+static inline void beats_init(Beats *x, Cards b, int rev)
+{
+    const Cards bc = movegen_col_counts(b & CARDS_NATURAL);
+    const Cards w1 = weaker_than_best(movegen_cols_at_least(bc, 1), rev);
+    const Cards w2 = weaker_than_best(movegen_cols_at_least(bc, 2), rev);
+    const Cards w3 = weaker_than_best(movegen_cols_at_least(bc, 3), rev);
+    const Cards jk = (b & CARDS_JOKER) ? ~0ULL : 0; /* the joker beats any single, completes groups */
+    x->beaten[1] = w1 | (jk & COL_BITS);
+    x->beaten[2] = w2 | (jk & w1);
+    x->beaten[3] = w3 | (jk & w2);
+    x->s3 = (b & CARDS_S3) != 0;
+}
+
+/* A cheap sufficient test that the mover, leading with a against the b that x describes, goes
+ * out first: its hand split by columns (each column's cards one meld, the joker alone or
+ * joined to one of them), every meld but at most one is one b cannot beat (or has an 8, which
+ * cuts); the mover plays those first and the other last. Hands with four of a column (a
+ * revolution) are left to the search. */
+static inline int l2_easy_win(Cards a, const Beats *x)
+{
+    const Cards counts = movegen_col_counts(a & CARDS_NATURAL);
+    const Cards c1 = movegen_cols_at_least(counts, 1), c2 = movegen_cols_at_least(counts, 2);
+    const Cards c3 = movegen_cols_at_least(counts, 3);
+    if (movegen_cols_at_least(counts, 4))
+        return 0;
+    const Cards keep = ~(8ULL << (4 * COL_8)); /* the 8s cut */
+    const Cards l1 = c1 & ~c2 & x->beaten[1] & keep, l2 = c2 & ~c3 & x->beaten[2] & keep;
+    const int losers = cards_count(l1 | l2 | (c3 & x->beaten[3] & keep));
+    if (!(a & CARDS_JOKER))
+        return losers <= 1;
+    /* the joker: alone (beaten only by the spade 3), or joined to a beaten meld it makes safe */
+    const Cards fixable = (l1 & ~x->beaten[2]) | (l2 & ~x->beaten[3]);
+    return losers + x->s3 <= 1 || (fixable && losers <= 2);
+}
+
+/* Whether b can answer meld m (rev and lock as they are after it). */
+static inline int l2_answers(Cards b, Move m, int rev, int lock)
+{
+    if (m.type == MOVE_SINGLE && !lock)
+        return (b & (movegen_range(m.low, rev) | CARDS_JOKER)) != 0;
+    Move tmp[MOVEGEN_MAX];
+    return movegen(b, m, rev, lock, tmp) > 1;
+}
+
+/* The flags after meld m is played on t (revolution, lock; BP and FL are the caller's). */
+static inline int l2_after(Move t, int f, Move m)
+{
+    int g = (f & F_REV) ^ move_is_revolution(m);
+    if (m.type != MOVE_JOKER && ((f & F_LOCK) || (t.type != MOVE_PASS && m.suits == t.suits)))
+        g |= F_LOCK;
+    return g;
+}
+
+/* The mover plays meld m on t (flags f); keep: whether it surely leads again after it (the
+ * other has passed or cannot answer; the caller knows). 1 if the mover then goes out first. */
+static inline int l2_play(Solver *s, Cards a, Cards b, Move t, int f, Move m, int keep)
+{
+    const Cards a2 = a & ~move_cards(m);
+    const int g = l2_after(t, f, m);
+    if (!a2)
+        return 1;
+    if (move_is_eight(m) || t.type == MOVE_JOKER) /* the table clears; the mover leads again */
+        return l2_lead(s, a2, b, g & F_REV);
+    if (keep) /* the other passes (or had): the mover goes on, on its own meld */
+        return l2_node(s, a2, b, m, g | F_BP | F_FL);
+    return !l2_node(s, b, a2, m, g);
+}
+
+/* The moves mv[0..n) of the mover facing t (a pass: leading) with flags f: 1 if one wins. */
+static int l2_search(Solver *s, Cards a, Cards b, Move t, int f, const Move *mv, int n)
+{
+    /* First, for every meld: does the mover lead again after it (keep), and with a hand
+     * l2_easy_win sees through? Then a search of each, stronger melds first (the generators
+     * list them later; measured: better than the melds that keep the lead first). */
+    uint8_t keep[MOVEGEN_MAX];
+    Beats x[2];
+    int have = 0; /* bit r: x[r] is ready */
+    for (int i = n - 1; i >= 0; i--) {
+        const Move m = mv[i];
+        keep[i] = 0;
+        if (m.type == MOVE_PASS)
+            continue;
+        const int g = l2_after(t, f, m), rev2 = g & F_REV;
+        if (!(f & F_BP) && t.type != MOVE_JOKER && !move_is_eight(m) && l2_answers(b, m, rev2, g & F_LOCK))
+            continue;
+        keep[i] = 1;
+        if (!((have >> rev2) & 1)) {
+            beats_init(&x[rev2], b, rev2);
+            have |= 1 << rev2;
+        }
+        if (l2_easy_win(a & ~move_cards(m), &x[rev2]))
+            return 1;
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        if (mv[i].type == MOVE_PASS)
+            continue;
+        const int r = l2_play(s, a, b, t, f, mv[i], keep[i]);
+        if (r || s->aborted)
+            return r && !s->aborted;
+    }
+    return 0;
+}
+
+/* The mover passes on table t. */
+static int l2_pass(Solver *s, Cards a, Cards b, Move t, int f)
+{
+    if (f & F_BP) /* both have passed: the table clears */
+        return f & F_FL ? l2_lead(s, a, b, f & F_REV) : !l2_lead(s, b, a, f & F_REV);
+    return !l2_node(s, b, a, t, ((f & (F_REV | F_LOCK)) | F_BP | (~f & F_FL)));
+}
+
+/* The mover faces meld t (the other's, or its own when the other has passed). */
+static int l2_node(Solver *s, Cards a, Cards b, Move t, int f)
+{
+    Move mv[MOVEGEN_MAX];
+    const int n = movegen(a, t, f & F_REV, (f & F_LOCK) != 0, mv);
+    if (n == 1) /* only the pass: no node */
+        return l2_pass(s, a, b, t, f);
+    if (cards_count(a) == t.n) /* every answer has t's size: one may empty the hand */
+        for (int i = 1; i < n; i++)
+            if (move_cards(mv[i]) == a)
+                return 1;
+    if (++s->nodes > s->max_nodes) {
+        s->aborted = 1;
+        return 0;
+    }
+    return l2_search(s, a, b, t, f, mv + 1, n - 1) || (!s->aborted && l2_pass(s, a, b, t, f));
+}
+
+/* The table: lead positions. Entry word 0: a | rev << 61 | win << 62 | generation in bits
+ * 0-3 (never a card); word 1: b. */
+#define TT_WIN (1ULL << 62)
+
+static int l2_lead(Solver *s, Cards a, Cards b, int rev)
+{
+    uint64_t *e = NULL;
+    if (s->tt) { /* fetched while the moves are generated */
+        const uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (uint64_t)rev;
+        e = s->tt->e + 2 * (size_t)(h >> (64 - s->tt->bits));
+        __builtin_prefetch(e);
+    }
+    Move mv[MOVEGEN_MAX];
+    const int n = movegen_lead(a, mv), cnt = cards_count(a);
+    for (int i = 0; i < n; i++)
+        if (mv[i].n == cnt && move_cards(mv[i]) == a)
+            return 1;
+    if (++s->nodes > s->max_nodes) {
+        s->aborted = 1;
+        return 0;
+    }
+    const uint64_t k0 = a | (uint64_t)rev << 61 | (e ? s->tt->gen : 0);
+    if (e && (e[0] & ~TT_WIN) == k0 && e[1] == b)
+        return (e[0] & TT_WIN) != 0;
+    Beats x;
+    beats_init(&x, b, rev);
+    const int win = l2_easy_win(a, &x) || l2_search(s, a, b, move_pass(), rev ? F_REV : 0, mv, n);
+    if (s->aborted)
+        return 0;
+    if (e) {
+        e[0] = k0 | (win ? TT_WIN : 0);
+        e[1] = b;
+    }
+    return win;
+}
+
+int endgame_tt_init(EndgameTT *tt, int bits)
+{
+    tt->bits = (uint32_t)bits;
+    tt->gen = 1;
+    tt->e = calloc((size_t)2 << bits, sizeof *tt->e);
+    return tt->e ? 0 : -1;
+}
+
+void endgame_tt_free(EndgameTT *tt)
+{
+    free(tt->e);
+    tt->e = NULL;
+}
+
+void endgame_tt_clear(EndgameTT *tt)
+{
+    if (tt->e && ++tt->gen == 16) { /* the generation field wrapped: clear once */
+        memset(tt->e, 0, ((size_t)2 << tt->bits) * sizeof *tt->e);
+        tt->gen = 1;
+    }
 }
 
 static int other_in(const GameState *g, int me)
@@ -102,84 +321,38 @@ static int other_in(const GameState *g, int me)
     return -1;
 }
 
-/* 1 if g->turn goes out before the other player, 0 if not; sets s->aborted at the limit. */
-static int solve(Solver *s, const GameState *g, Move *best)
-{
-    const int me = g->turn, op = other_in(g, me);
-    if (++s->nodes > s->max_nodes) {
-        s->aborted = 1;
-        return 0;
-    }
-    /* sure wins are leaves; worth their cost on small hands (measured on blaux5) */
-    if (cards_count(g->hand[me]) <= 4 && endgame_sure_win(g->hand[me], g->table, g->rev, g->lock, g->hand[op], best))
-        return 1;
-    uint64_t k1 = 0, k2 = 0;
-    size_t slot = 0;
-    if (s->tt && !best) {
-        tt_key(g, me, op, &k1, &k2);
-        slot = (size_t)((k1 ^ (k2 * 0xC2B2AE3D27D4EB4FULL)) >> (64 - ENDGAME_TT_BITS));
-        if (s->tt->e[slot].gen == s->tt->gen && s->tt->e[slot].key == k1 && s->tt->e[slot].key2 == k2)
-            return s->tt->e[slot].value;
-    }
-    Move mv[MOVEGEN_MAX];
-    int n = state_moves(g, mv), win = 0;
-    /* Likely winners first: melds the other cannot answer (or that cut the table), then by
-     * cards shed; the pass last. */
-    int order[MOVEGEN_MAX], key[MOVEGEN_MAX];
-    for (int i = 0; i < n; i++) {
-        const Move m = mv[i];
-        int k = m.type == MOVE_PASS ? -1 : m.n;
-        if (m.type != MOVE_PASS && (move_is_eight(m) || !beatable(m, g->rev ^ move_is_revolution(m), g->hand[op])))
-            k += 16;
-        key[i] = k;
-        int j = i;
-        for (; j > 0 && key[order[j - 1]] < k; j--)
-            order[j] = order[j - 1];
-        order[j] = i;
-    }
-    for (int t = 0; t < n && !win && !s->aborted; t++) {
-        const int i = order[t];
-        GameState c = *g;
-        int ev = state_apply(&c, mv[i]);
-        int r;
-        if (c.over)
-            r = (ev & EV_FINISH) != 0; /* the first of the two to go out ends the game */
-        else if (c.turn == me)
-            r = solve(s, &c, NULL);
-        else
-            r = !solve(s, &c, NULL);
-        if (r) {
-            win = 1;
-            if (best)
-                *best = mv[i];
-        }
-    }
-    if (s->aborted)
-        return 0;
-    if (s->tt && !best) {
-        s->tt->e[slot].key = k1;
-        s->tt->e[slot].key2 = k2;
-        s->tt->e[slot].gen = s->tt->gen;
-        s->tt->e[slot].value = (int8_t)win;
-    }
-    return win;
-}
-
-void endgame_tt_clear(EndgameTT *tt)
-{
-    if (++tt->gen == 0) { /* generation wrapped: clear once */
-        memset(tt->e, 0, sizeof tt->e);
-        tt->gen = 1;
-    }
-}
-
 int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best, long *nodes)
 {
-    Solver s = {0, max_nodes, tt, 0};
-    if (tt && tt->gen == 0)
-        endgame_tt_clear(tt);
+    Solver s = {0, max_nodes, tt && tt->e ? tt : NULL, 0};
+    const int me = g->turn, op = g->over ? -1 : other_in(g, me);
+    if (op < 0 || g->npass + 2 >= STALEMATE_PASSES) { /* not two players; or chance may end it */
+        if (nodes)
+            *nodes = 0;
+        return -1;
+    }
+    int r = 0;
     Move b = move_pass();
-    int r = g->over || other_in(g, g->turn) < 0 ? -1 : solve(&s, g, &b);
+    {
+        /* the root: each move tried in turn, so that the winning one is known */
+        const Cards a = g->hand[me], h = g->hand[op];
+        const int owner = g->owner, lead = (g->out >> owner) & 1 ? state_next_with_cards(g, owner) : owner;
+        const int f = (g->rev ? F_REV : 0) | (g->lock ? F_LOCK : 0) | ((g->passed >> op) & 1 ? F_BP : 0) |
+                      (lead == me ? F_FL : 0);
+        Move mv[MOVEGEN_MAX];
+        const int n = state_moves(g, mv);
+        s.nodes++;
+        for (int i = n - 1; i >= 0 && !r && !s.aborted; i--) {
+            if (mv[i].type == MOVE_PASS) {
+                r = l2_pass(&s, a, h, g->table, f);
+            } else {
+                const int g2 = l2_after(g->table, f, mv[i]);
+                const int keep = (f & F_BP) || !l2_answers(h, mv[i], g2 & F_REV, g2 & F_LOCK);
+                r = l2_play(&s, a, h, g->table, f, mv[i], keep);
+            }
+            if (r)
+                b = mv[i];
+        }
+    }
     if (nodes)
         *nodes = s.nodes;
     if (s.aborted)

@@ -26,23 +26,23 @@ int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, Mo
 /* The same for g->turn in a game state, the others' cards being every hand but its own. */
 int endgame_sure_win_state(const GameState *g, Move *first);
 
-#define ENDGAME_TT_BITS 12
-
-/* Exact results of positions already solved (a position's result never changes, so entries
- * stay valid from call to call; zero it before the first use). */
+/* Exact results of lead positions already solved (a position's result never changes, so
+ * entries stay valid from call to call). 16 bytes an entry, 2^bits entries. */
 typedef struct EndgameTT {
-    uint32_t gen;
-    struct {
-        uint64_t key, key2;
-        uint32_t gen;
-        int8_t value; /* 1 win, 0 loss for the player to move */
-    } e[1 << ENDGAME_TT_BITS];
+    uint64_t *e;
+    uint32_t bits, gen;
 } EndgameTT;
 
+/* Allocates a table of 2^bits entries (ENDGAME_TT_BITS: the players' default). 0 or -1. */
+#define ENDGAME_TT_BITS 18
+int endgame_tt_init(EndgameTT *tt, int bits);
+void endgame_tt_free(EndgameTT *tt);
+
 /* Exact result for g->turn when exactly two players still hold cards: 1 it goes out first,
- * 0 the other does, -1 undecided within max_nodes. *best (may be NULL) gets a winning move
+ * 0 the other does, -1 undecided within max_nodes (or when two more passes would end the game
+ * by the stalemate rule's lot). *best (may be NULL) gets a winning move
  * when the result is 1. *nodes (may be NULL) gets the positions searched. tt may be NULL
- * (no table). */
+ * (no table; or one not initialised, zeroed). */
 int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best, long *nodes);
 
 /* Forgets every entry (cheaply: by generation). */

@@ -689,6 +689,7 @@ static void mc_destroy(Player *self)
     Mc *mc = self->impl;
     est_sampler_free(&mc->es);
     est_options_free(&mc->eo);
+    endgame_tt_free(&mc->tt);
     free(mc);
 }
 
@@ -784,6 +785,11 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
             free(mc);
             return -1;
         }
+    }
+    if ((mc->endgame > 0 || mc->pendgame > 0) && endgame_tt_init(&mc->tt, ENDGAME_TT_BITS)) {
+        snprintf(err, errsz, "mc: out of memory");
+        free(mc);
+        return -1;
     }
     mc->rng = rng_seed(seed);
     p->impl = mc;

@@ -17,7 +17,7 @@ typedef struct PolicyPlayer {
     PolicyWeights w;
     double temp;
     long surewin, endgame;
-    EndgameTT *tt; /* only with endgame > 0 */
+    EndgameTT tt; /* only with endgame > 0 */
     Rng rng;
     Move moves[MOVEGEN_MAX];
 } PolicyPlayer;
@@ -40,7 +40,7 @@ static Move pp_play(Player *self, const InfoSet *v)
         GameState g;
         if (est_sample_hands(v, count, &r, hand) == 0) {
             infoset_to_state(v, hand, &g);
-            if (endgame_solve2(&g, p->endgame, p->tt, &m, NULL) == 1)
+            if (endgame_solve2(&g, p->endgame, &p->tt, &m, NULL) == 1)
                 return m;
         }
     }
@@ -58,7 +58,7 @@ static Cards pp_exchange(Player *self, const InfoSet *v, int n)
 static void pp_destroy(Player *self)
 {
     PolicyPlayer *p = self->impl;
-    free(p->tt);
+    endgame_tt_free(&p->tt);
     free(p);
 }
 
@@ -77,7 +77,7 @@ int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
         free(pp);
         return -1;
     }
-    if (pp->endgame > 0 && !(pp->tt = calloc(1, sizeof *pp->tt))) {
+    if (pp->endgame > 0 && endgame_tt_init(&pp->tt, ENDGAME_TT_BITS)) {
         snprintf(err, errsz, "out of memory");
         free(pp);
         return -1;

@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "players/endgame.h"
+#include "record/replay.h"
 
 /* A random position with the players in `in` holding cards (the others out): hands of 1..max
  * cards from a shuffled deck, maybe a meld on the table (from cards nobody holds), maybe a
@@ -68,8 +69,8 @@ static void test_solver_matches_minimax(void **state)
 {
     (void)state;
     Rng r = rng_seed(11);
-    static EndgameTT tt;
-    memset(&tt, 0, sizeof tt);
+    EndgameTT tt;
+    assert_int_equal(endgame_tt_init(&tt, 16), 0);
     long positions = 0, wins = 0, undecided = 0, total_nodes = 0;
     for (int t = 0; t < 12000; t++) {
         GameState g;
@@ -101,6 +102,191 @@ static void test_solver_matches_minimax(void **state)
     assert_true(wins > positions / 5 && wins < positions * 4 / 5); /* both outcomes well represented */
     assert_true(undecided > 0);
     assert_true(total_nodes >= positions); /* every solve visits at least its root */
+    endgame_tt_free(&tt);
+}
+
+/* ---- an unpruned reference: plain minimax over GameState (state_apply is the rules), with a
+ * memo of exact results keyed on every field that state_apply reads, so that positions of
+ * real size stay within reach. Nothing of the solver's compact form or shortcuts is used. */
+
+typedef struct RefKey {
+    Cards hand[NPLAYERS];
+    uint64_t table, misc;
+} RefKey;
+
+typedef struct RefMemo {
+    RefKey *key;
+    int8_t *val; /* -1 empty, 0 loss, 1 win for the player to move */
+    size_t mask;
+    long nodes;
+} RefMemo;
+
+static RefKey ref_key(const GameState *g)
+{
+    RefKey k;
+    memset(&k, 0, sizeof k);
+    for (int p = 0; p < NPLAYERS; p++)
+        k.hand[p] = g->hand[p];
+    memcpy(&k.table, &g->table, sizeof k.table);
+    k.misc = (uint64_t)g->turn | (uint64_t)g->owner << 8 | (uint64_t)g->passed << 16 | (uint64_t)g->out << 24 |
+             (uint64_t)g->rev << 32 | (uint64_t)g->lock << 40 | (uint64_t)g->npass << 48;
+    return k;
+}
+
+static int ref_solve(RefMemo *m, const GameState *g)
+{
+    RefKey k = ref_key(g);
+    uint64_t h = k.table * 0x9E3779B97F4A7C15ULL ^ k.misc * 0xC2B2AE3D27D4EB4FULL;
+    for (int p = 0; p < NPLAYERS; p++)
+        h = (h ^ k.hand[p]) * 0x165667B19E3779F9ULL;
+    size_t i = (size_t)(h >> 20) & m->mask;
+    for (; m->val[i] >= 0; i = (i + 1) & m->mask)
+        if (!memcmp(&m->key[i], &k, sizeof k))
+            return m->val[i];
+    m->nodes++;
+    const int me = g->turn;
+    Move mv[MOVEGEN_MAX];
+    int n = state_moves(g, mv), win = 0;
+    /* the order changes only how soon a win is found, never the result: melds the other
+     * player cannot answer first, then more cards, the pass last */
+    int other = 0;
+    while (other == me || ((g->out >> other) & 1))
+        other++;
+    int key[MOVEGEN_MAX], ord[MOVEGEN_MAX];
+    for (int j = 0; j < n; j++) {
+        Move tmp[MOVEGEN_MAX];
+        const int rev = g->rev ^ move_is_revolution(mv[j]);
+        key[j] = mv[j].type == MOVE_PASS ? -1 : mv[j].n + 16 * (movegen_follow(g->hand[other], mv[j], rev, 0, tmp) == 1);
+        int at = j;
+        for (; at > 0 && key[ord[at - 1]] < key[j]; at--)
+            ord[at] = ord[at - 1];
+        ord[at] = j;
+    }
+    for (int o = 0; o < n && !win; o++) {
+        const int j = ord[o];
+        GameState c = *g;
+        int ev = state_apply(&c, mv[j]);
+        win = c.over ? (ev & EV_FINISH) != 0 : c.turn == me ? ref_solve(m, &c) : !ref_solve(m, &c);
+    }
+    for (; m->val[i] >= 0; i = (i + 1) & m->mask) /* the slot may have been taken meanwhile */
+        ;
+    m->key[i] = k;
+    m->val[i] = (int8_t)win;
+    return win;
+}
+
+static void ref_init(RefMemo *m, int bits)
+{
+    m->mask = ((size_t)1 << bits) - 1;
+    m->key = malloc(((size_t)1 << bits) * sizeof *m->key);
+    m->val = malloc((size_t)1 << bits);
+    assert_non_null(m->key);
+    assert_non_null(m->val);
+    memset(m->val, -1, (size_t)1 << bits);
+    m->nodes = 0;
+}
+
+static void ref_free(RefMemo *m)
+{
+    free(m->key);
+    free(m->val);
+}
+
+typedef struct Exact {
+    RefMemo ref;
+    EndgameTT tt;
+    long positions, wins, solver_nodes;
+} Exact;
+
+/* The solver (table kept, as players keep it) against the reference on one position; the move
+ * it names for a win must win. */
+static void check_exact(Exact *x, const GameState *g)
+{
+    if (x->ref.nodes > (long)(x->ref.mask / 2)) { /* the memo is filling up: start it again */
+        ref_free(&x->ref);
+        ref_init(&x->ref, 20);
+    }
+    const int want = ref_solve(&x->ref, g);
+    Move best;
+    long nodes;
+    const int got = endgame_solve2(g, 100000000, &x->tt, &best, &nodes);
+    if (got != want) {
+        char a[160], b[160], t[32];
+        int op = 0;
+        while (op == g->turn || ((g->out >> op) & 1))
+            op++;
+        cards_format(g->hand[g->turn], a, sizeof a);
+        cards_format(g->hand[op], b, sizeof b);
+        move_format(g->table, t, sizeof t);
+        fail_msg("solver %d, reference %d: mover { %s } other { %s } table %s rev %d lock %d passed %x", got, want, a,
+                 b, t, g->rev, g->lock, g->passed);
+    }
+    if (got == 1) {
+        assert_true(state_is_legal(g, best));
+        GameState c = *g;
+        int ev = state_apply(&c, best);
+        assert_int_equal(c.over ? (ev & EV_FINISH) != 0 : c.turn == g->turn ? ref_solve(&x->ref, &c) : !ref_solve(&x->ref, &c), 1);
+    }
+    x->positions++;
+    x->wins += want;
+    x->solver_nodes += nodes;
+}
+
+static void on_blaux5_position(void *ctx, const GameState *g, Move played)
+{
+    (void)played;
+    if (g->nout == NPLAYERS - 2 && !g->over)
+        check_exact(ctx, g);
+}
+
+static void test_solver_exact_on_blaux5(void **state)
+{
+    (void)state;
+    const char *path = shared_file("data/blaux5.kifu");
+    if (!path)
+        skip();
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    KifuReader r;
+    kifu_reader_init(&r, f, path);
+    KifuGame *kg = malloc(sizeof *kg);
+    static Exact x;
+    ref_init(&x.ref, 20);
+    assert_int_equal(endgame_tt_init(&x.tt, 18), 0);
+    char err[512];
+    int rc;
+    while ((rc = kifu_next(&r, kg, err, sizeof err)) == 1)
+        if (replay_game(kg, path, on_blaux5_position, &x, err, sizeof err))
+            fail_msg("%s", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(x.positions, 839); /* every two-player position of the 100 games */
+    assert_true(x.wins > 839 / 5 && x.wins < 839 * 4 / 5);
+    endgame_tt_free(&x.tt);
+    ref_free(&x.ref);
+    free(kg);
+    kifu_reader_free(&r);
+    fclose(f);
+}
+
+/* Larger random positions than plain minimax could take: hands of up to 7 cards. */
+static void test_solver_exact_on_random_positions(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(13);
+    static Exact x;
+    ref_init(&x.ref, 20);
+    assert_int_equal(endgame_tt_init(&x.tt, 16), 0);
+    for (int t = 0; t < 3000; t++) {
+        GameState g;
+        random_position(&r, 0x3 << (t % 4), 7, &g);
+        check_exact(&x, &g);
+        GameState near = g; /* two passes from the stalemate: chance may decide, so undecided */
+        near.npass = STALEMATE_PASSES - 2;
+        assert_int_equal(endgame_solve2(&near, 1000000, &x.tt, NULL, NULL), -1);
+    }
+    assert_true(x.wins > x.positions / 5 && x.wins < x.positions * 4 / 5);
+    endgame_tt_free(&x.tt);
+    ref_free(&x.ref);
 }
 
 /* Exhaustive adversarial search: does `me` go out before every other player, whatever they
@@ -189,6 +375,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solver_matches_minimax),
+        cmocka_unit_test(test_solver_exact_on_blaux5),
+        cmocka_unit_test(test_solver_exact_on_random_positions),
         cmocka_unit_test(test_sure_win_is_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
