@@ -12,6 +12,10 @@
  * game counts, totals): a damaged file is a clear error, never memory corruption.
  * A Store owns its connection; calls are serialised by an internal mutex, so worker threads
  * may share one Store.
+ * The code, one concern a file: store.c (the file and its run), store_sets.c (the sets),
+ * store_records.c (per-game classes and records), store_hand.c (initial-hand win rates),
+ * store_errrate.c (error rates), store_merge.c (joining shards); store_internal.h holds the
+ * schema and what they share.
  */
 #ifndef DHM_STORE_H
 #define DHM_STORE_H
