@@ -429,3 +429,27 @@ int store_count_sets(Store *s, long *ok, long *not_ok)
     pthread_mutex_unlock(&s->mu);
     return rc;
 }
+
+int store_count_broken(Store *s, char *buf, size_t size)
+{
+    pthread_mutex_lock(&s->mu);
+    sqlite3_stmt *st;
+    int rc = -1;
+    size_t k = 0;
+    buf[0] = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT status, count(*) FROM sets WHERE run_id = 1 AND status <> 'ok'"
+                           " GROUP BY 1 ORDER BY 2 DESC, 1",
+                           -1, &st, NULL) == SQLITE_OK) {
+        while (k < size && sqlite3_step(st) == SQLITE_ROW) {
+            char status[16];
+            copy_text(status, sizeof status, sqlite3_column_text(st, 0));
+            k += (size_t)snprintf(buf + k, size - k, "%s%lld %s", k ? ", " : "", (long long)sqlite3_column_int64(st, 1),
+                                  status);
+        }
+        sqlite3_finalize(st);
+        rc = 0;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}

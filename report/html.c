@@ -103,6 +103,29 @@ static void section_run(FILE *f, const HtmlReport *r)
     fprintf(f, "</table>\n");
 }
 
+static void section_broken(FILE *f, const HtmlReport *r)
+{
+    if (r->nbroken <= 0)
+        return;
+    fprintf(f, "<h2 id=\"broken\">Sets not played cleanly</h2>\n");
+    note(f, r->include_broken ? "Rated here too (--include-broken)."
+                              : "Left out of the ratings (--include-broken rates them too).");
+    fprintf(f, "<table><tr><th>set</th><th class=\"l\">status</th><th class=\"l\">note</th></tr>\n");
+    for (long i = 0; i < r->nbroken; i++) {
+        fprintf(f, "<tr><td>%ld</td>", r->broken[i].idx);
+        cell(f, r->broken[i].status);
+        cell(f, r->broken[i].note);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n");
+    if (r->nbroken < r->sets_bad) {
+        char b[4200];
+        snprintf(b, sizeof b, "The first %ld of %ld; dhm records sets --db %s lists them all.", r->nbroken, r->sets_bad,
+                 r->path);
+        note(f, b);
+    }
+}
+
 static void section_ratings(FILE *f, const HtmlReport *r, int *order)
 {
     const int n = r->res->nplayers;
@@ -489,18 +512,28 @@ int report_html(FILE *f, const HtmlReport *r)
     html_esc(f, r->path);
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>dhm report: ", CSS);
     html_esc(f, r->path);
-    fprintf(f, "</h1>\n<p class=\"note\"><a href=\"#run\">run</a> · <a href=\"#ratings\">ratings</a> · <a "
-               "href=\"#trajectories\">trajectories</a> · <a href=\"#crosstable\">head to head</a> · <a "
-               "href=\"#classes\">classes</a> · <a href=\"#prediction\">prediction</a> · <a "
-               "href=\"#transitivity\">transitivity</a>%s%s</p>\n",
+    fprintf(f, "</h1>\n<p class=\"note\"><a href=\"#run\">run</a>%s%s%s%s</p>\n",
+            r->nbroken ? " · <a href=\"#broken\">sets not played cleanly</a>" : "",
+            r->no_ratings ? ""
+                          : " · <a href=\"#ratings\">ratings</a> · <a href=\"#trajectories\">trajectories</a> · <a "
+                            "href=\"#crosstable\">head to head</a> · <a href=\"#classes\">classes</a> · <a "
+                            "href=\"#prediction\">prediction</a> · <a href=\"#transitivity\">transitivity</a>",
             r->hand && r->hand->sets ? " · <a href=\"#handstrength\">initial hands</a>" : "",
             r->nerr ? " · <a href=\"#errorrate\">error rates</a>" : "");
     section_run(f, r);
-    section_ratings(f, r, order);
-    section_trajectories(f, r);
-    section_cross(f, r, order);
-    section_classes(f, r, order);
-    section_eval(f, r);
+    if (r->no_ratings) {
+        fprintf(f, "<p><b>No ratings</b>: ");
+        html_esc(f, r->no_ratings);
+        fprintf(f, ".</p>\n");
+    }
+    section_broken(f, r);
+    if (!r->no_ratings) {
+        section_ratings(f, r, order);
+        section_trajectories(f, r);
+        section_cross(f, r, order);
+        section_classes(f, r, order);
+        section_eval(f, r);
+    }
     section_hand(f, r);
     section_errors(f, r);
     fprintf(f, "<p class=\"note\">Made by dhm %s. Every uncertainty is labelled with its kind; a rating marked "
