@@ -160,9 +160,11 @@ static void section_ratings(FILE *f, const HtmlReport *r, int *order)
         if (use_unc)
             snprintf(what, sizeof what, "bars: rating ± the uncertainty, which is %s", un);
         note(f, what);
-        fprintf(f, "<table><tr><th>#</th><th class=\"l\">player</th><th>rating</th><th>%s</th><th>%s</th><th>%s</th>"
+        /* a column for each figure the method gives: its interval, else its uncertainty, else neither */
+        fprintf(f, "<table><tr><th>#</th><th class=\"l\">player</th><th>rating</th>%s<th>%s</th>"
                    "<th class=\"l\">bounded</th></tr>\n",
-                use_iv ? "lo" : "uncertainty", use_iv ? "hi" : "", "sets");
+                use_iv ? "<th>lo</th><th>hi</th>" : use_unc ? "<th>uncertainty</th>" : "",
+                method_uses_games(mr->id) || !r->res->nsets ? "games" : "sets");
         for (int i = 0; i < k; i++) {
             int p = idx[i];
             fprintf(f, "<tr><td>%d</td>", i + 1);
@@ -171,9 +173,8 @@ static void section_ratings(FILE *f, const HtmlReport *r, int *order)
             if (use_iv) {
                 num(f, mr->lo[p], 1);
                 num(f, mr->hi[p], 1);
-            } else {
-                num(f, mr->unc ? mr->unc[p] : NAN, 1);
-                fprintf(f, "<td></td>");
+            } else if (use_unc) {
+                num(f, mr->unc[p], 1);
             }
             fprintf(f, "<td>%ld</td>", mr->count ? mr->count[p] : 0L);
             cell(f, !mr->bound || mr->bound[p] == BOUND_DATA ? "by the results"
