@@ -1,10 +1,35 @@
 #!/bin/sh
 # demo.sh — the README's main job: a small tournament among the built-in players, rated with
 # every set-wise method and Bradley-Terry, then the HTML report of the run.
-# Usage: tools/demo.sh path/to/dhm [output directory]
+# One line a step; the steps' tables go to files in the output directory (named on the lines).
+# V=1 prints each command and its whole output as well. Errors always print in full: a step's
+# standard error reaches the terminal, and a step that fails shows its output and stops the demo.
+# Usage: [V=1] tools/demo.sh path/to/dhm [output directory]
+# DHM_DEMO_DIR, DHM_DEMO_SETS and DHM_DEMO_GAMES change the output directory (default demo) and
+# the tournament's size (60 sets of 300 games): the tests run a small demo.
 set -eu
 DHM=${1:-build/dhm}
-OUT=${2:-demo}
+OUT=${2:-${DHM_DEMO_DIR:-demo}}
+SETS=${DHM_DEMO_SETS:-60}
+GAMES=${DHM_DEMO_GAMES:-300}
+V=${V:-0}
+QUIET=--quiet
+[ "$V" = 1 ] && QUIET=
+
+# step LOG COMMAND...: runs COMMAND with its standard output into LOG.
+step() {
+  log=$1
+  shift
+  if [ "$V" = 1 ]; then echo "+ $*"; fi
+  rc=0
+  "$@" >"$log" || rc=$?
+  if [ "$V" = 1 ] || [ "$rc" != 0 ]; then cat "$log"; fi
+  if [ "$rc" != 0 ]; then
+    echo "make demo: this step failed (exit $rc): $*" >&2
+    exit "$rc"
+  fi
+}
+
 mkdir -p "$OUT"
 rm -f "$OUT/demo.sqlite" "$OUT/demo.sqlite-wal" "$OUT/demo.sqlite-shm"
 cat > "$OUT/pool.txt" <<'POOL'
@@ -17,12 +42,14 @@ simple2  simple
 random1  random
 random2  random
 POOL
-echo "== dhm tournament: 60 sets of 300 games, 5 of the 7 players per set, 2 jobs"
-"$DHM" tournament --pool "$OUT/pool.txt" --sets 60 --games 300 --seed 1 --jobs 2 --db "$OUT/demo.sqlite"
-echo
-echo "== dhm rate: the set-wise method with Elo, Glicko, Glicko-2 and TrueSkill inside, and Bradley-Terry"
-"$DHM" rate --db "$OUT/demo.sqlite" --method se,sg,sg2,sts,bt --mse --transitivity --top 3
-echo
-echo "== dhm report"
-"$DHM" report --db "$OUT/demo.sqlite" --method sts,sg2,bt -o "$OUT/report.html" >/dev/null
-echo "report: $OUT/report.html (open it in a browser; results: $OUT/demo.sqlite)"
+echo "== tournament: $SETS sets of $GAMES games, 5 of the 7 players a set: $OUT/demo.sqlite, $OUT/tournament.txt"
+step "$OUT/tournament.txt" "$DHM" tournament --pool "$OUT/pool.txt" --sets "$SETS" --games "$GAMES" --seed 1 --jobs 2 \
+  --db "$OUT/demo.sqlite" $QUIET
+# every set-wise method (Elo, Glicko, Glicko-2 and TrueSkill inside) and Bradley-Terry: the
+# tables for people, the ratings for programs (whose TrueSkill rows give the step's line)
+step "$OUT/ratings.txt" "$DHM" rate --db "$OUT/demo.sqlite" --method se,sg,sg2,sts,bt --mse --transitivity --top 3
+step "$OUT/ratings.csv" "$DHM" rate --db "$OUT/demo.sqlite" --method se,sg,sg2,sts,bt --csv
+order=$(awk -F, '$1 == "sts" { gsub(/"/, "", $3); printf "%s%s", (n++ ? ", " : ""), $3 }' "$OUT/ratings.csv")
+echo "== ratings: $OUT/ratings.txt (set-wise TrueSkill, best first: $order)"
+step /dev/null "$DHM" report --db "$OUT/demo.sqlite" --method sts,sg2,bt -o "$OUT/report.html"
+echo "== report: $OUT/report.html (open it in a browser)"
