@@ -182,7 +182,7 @@ static void test_demo_lines(void **state)
         fail_msg("make demo printed %d lines, want 4 (one a step)", n);
     snprintf(want, sizeof want, "== building %s/dhm (V=1 shows the compiler commands)", o);
     assert_string_equal(lines[0], want);
-    snprintf(want, sizeof want, "== tournament: 3 sets of 6 games, 5 of the 7 players a set: %s/demo.sqlite, %s/tournament.txt",
+    snprintf(want, sizeof want, "== tournament: 3 sets of 6 games (5 of 7 players a set): %s/demo.sqlite, %s/tournament.txt",
              d, d);
     assert_string_equal(lines[1], want);
     snprintf(want, sizeof want, "== ratings: %s/ratings.txt (set-wise TrueSkill, best first: ", d);
