@@ -3,11 +3,11 @@
 #   make check      build and run every test (cmocka)
 #   make asan       the tests again under AddressSanitizer + UBSan (build-asan/)
 #   make bench      benchmarks (fixed seeds; name value unit lines)
-#   make demo       the main job: a small tournament, ratings and a report
+#   make demo       the main job: a small tournament, ratings and a report (V=1: every command)
 #   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
 #   make deps       install the Debian packages dhm needs (when missing)
 #   make MPI=1      build/dhm-mpi with MPICH (make deps-mpi installs it); docs/cluster.md
-# Variables: CC (gcc or clang), O (build dir), CPUFLAGS (default -march=native).
+# Variables: CC (gcc or clang), O (build dir), CPUFLAGS (default -march=native), V=1 (make demo: verbose).
 
 CC       ?= cc
 O        ?= build
@@ -103,10 +103,12 @@ bench:
 	@$(MAKE) --no-print-directory $(BENCHES) $(O)/dhm
 	@for b in $(BENCHES); do DHM=$(O)/dhm $$b || exit 1; done
 
+# One line a step; V=1 prints the commands (the compiler's too) and their output. Errors always print.
 demo:
 	@sh tools/deps.sh
-	@$(MAKE) --no-print-directory $(O)/dhm
-	@sh tools/demo.sh $(O)/dhm
+	@echo "== building $(O)/dhm$(if $(filter 1,$(V)),, (V=1 shows the compiler commands))"
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(O)/dhm
+	@V=$(V) sh tools/demo.sh $(O)/dhm
 
 fuzz:
 	$(MAKE) -f tools/fuzz.mk

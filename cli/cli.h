@@ -99,11 +99,16 @@ typedef struct RateOpts {
 void rate_opts_default(RateOpts *o);
 /* Loads the sets of a tournament store into res (and its games when with_games, with their
  * pairwise initial-hand win rates when every set has them); sets not played cleanly are left
- * out unless include_broken (*left_out counts them). Returns an exit status. */
+ * out unless include_broken (*left_out counts them). A store that gives no set at all is an
+ * error that says why (rate_db_none). Returns an exit status. */
 int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
                  long *left_out);
+/* Why a store gives no set to rate, in one line: every stored set left out as broken (counted
+ * by status, naming --include-broken), or none stored yet. */
+void rate_db_none(struct Store *st, char *why, size_t n);
 /* Method ids from a comma-separated list ("all": every method that applies); prints the error
- * and returns -1 on an unknown name or an empty list; else the count. */
+ * and returns -1 on an unknown name or an empty list; else the count. With res NULL the names
+ * are only checked. */
 int rate_parse_methods(const char *cmd, const char *list, const Results *res, int *ids);
 /* Rates loaded results and prints them as the options say. Returns an exit status. */
 int rate_results(const char *cmd, Results *res, const RateOpts *o);

@@ -152,6 +152,10 @@ static int load_db(const char *cmd, const char *path, int by_start, int with_gam
     }
     if (!rc && store_each_set(cs.st, by_start, db_set, d, err, sizeof err))
         rc = cli_error(cmd, "%s: %s", path, *err ? err : *d->err ? d->err : "out of memory");
+    if (!rc && d->seq == 0) { /* every method would fail for want of results: say why there are none */
+        rate_db_none(cs.st, err, sizeof err);
+        rc = cli_error(cmd, "%s: %s", path, err);
+    }
     if (rc && runs)
         for (int m = 0; m < M_COUNT; m++) {
             setwise_abandon(runs[m]);
@@ -175,6 +179,20 @@ static int load_db(const char *cmd, const char *path, int by_start, int with_gam
     free(d);
     cli_store_close(&cs);
     return rc;
+}
+
+void rate_db_none(Store *st, char *why, size_t n)
+{
+    long ok = 0, bad = 0;
+    char by[256];
+    if (store_count_sets(st, &ok, &bad) || store_count_broken(st, by, sizeof by))
+        snprintf(why, n, "no set could be counted (a damaged store?)");
+    else if (ok + bad == 0)
+        snprintf(why, n, "no set is stored yet (the run is still going, or was stopped before its first set ended)");
+    else
+        snprintf(why, n,
+                 "%ld sets stored, all %ld left out as broken (by status: %s); --include-broken rates them anyway",
+                 ok + bad, bad, by);
 }
 
 /* The sets (and, when a game-wise method asks for them, the games) of a tournament store;
@@ -201,7 +219,8 @@ static int has_method(const int *ids, int n, int m)
     return 0;
 }
 
-/* Parses the method list into ids; "all" = every method that applies to the input. */
+/* Parses the method list into ids; "all" = every method that applies to the input (res NULL:
+ * the names are only checked). */
 int rate_parse_methods(const char *cmd, const char *list, const Results *res, int *ids)
 {
     int n = 0;
@@ -209,7 +228,7 @@ int rate_parse_methods(const char *cmd, const char *list, const Results *res, in
     snprintf(buf, sizeof buf, "%s", list);
     for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
         if (!strcmp(t, "all")) {
-            for (int m = 0; m < M_COUNT; m++)
+            for (int m = 0; res && m < M_COUNT; m++)
                 if (method_applies((MethodId)m, res, why, sizeof why) && !has_method(ids, n, m))
                     ids[n++] = m;
             continue;
@@ -222,7 +241,7 @@ int rate_parse_methods(const char *cmd, const char *list, const Results *res, in
         if (!has_method(ids, n, m))
             ids[n++] = m;
     }
-    if (n == 0) {
+    if (n == 0 && res) {
         cli_fail(cmd, "--method lists no method that applies to these results (valid: %s)", method_names());
         return -1;
     }

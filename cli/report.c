@@ -49,14 +49,24 @@ static void on_step(void *ctx, MethodId m, long step, const int *players, int np
     t->n++;
 }
 
+/* The classes reached in the rated sets, and the sets not played cleanly (the first
+ * HTML_BROKEN_MAX of them). */
 typedef struct ClassWalk {
     long *cls;
     int include_broken;
+    HtmlSetStatus *broken;
+    long nbroken;
 } ClassWalk;
 
 static int count_classes(void *ctx, const StoredSet *x)
 {
     ClassWalk *w = ctx;
+    if (!set_status_ok(x->status) && w->nbroken < HTML_BROKEN_MAX) {
+        HtmlSetStatus *b = &w->broken[w->nbroken++];
+        b->idx = x->idx;
+        snprintf(b->status, sizeof b->status, "%s", x->status);
+        snprintf(b->note, sizeof b->note, "%s", x->note);
+    }
     if (!w->include_broken && !set_status_ok(x->status))
         return 0;
     for (int g = 0; g < x->games; g++) {
@@ -125,11 +135,24 @@ int cmd_report(int argc, char **argv)
     memset(&hs, 0, sizeof hs);
     long *cls = NULL;
     StoredErrRate *errs = NULL;
-    /* the results: sets (and games for the game-wise methods) */
+    HtmlSetStatus *unclean = NULL;
+    /* the results: sets (and games for the game-wise methods); when no set is left to rate, the
+     * page is the run and its sets, and says why there are no ratings */
+    char none[512];
+    if (broken ? hr.sets_ok + hr.sets_bad == 0 : hr.sets_ok == 0) {
+        rate_db_none(cs.st, none, sizeof none);
+        hr.no_ratings = none;
+        if (rate_parse_methods(cmd, methods, NULL, ids) < 0)
+            rc = 2;
+        for (int i = 0; i < cs.n && !rc; i++)
+            if (results_player(&res, cs.names[i]) != i)
+                rc = cli_error(cmd, "out of memory");
+    }
     int need_games = strstr(methods, "elo-game") || strstr(methods, "morita") || strstr(methods, "all");
     long left = 0;
-    rc = rate_load_db(cmd, db, by_start, need_games, broken, &res, &left);
-    if (!rc) {
+    if (!hr.no_ratings)
+        rc = rate_load_db(cmd, db, by_start, need_games, broken, &res, &left);
+    if (!rc && !hr.no_ratings) {
         results_sort_sets(&res);
         if ((nm = rate_parse_methods(cmd, methods, &res, ids)) < 0)
             rc = 2;
@@ -161,9 +184,10 @@ int cmd_report(int argc, char **argv)
     if (!rc && h2h_build(&res, &h))
         rc = cli_error(cmd, "out of memory");
     /* classes reached, initial-hand win rates, error rates */
-    if (!rc && !(cls = calloc((size_t)(cs.n ? cs.n : 1) * 5, sizeof *cls)))
+    if (!rc && (!(cls = calloc((size_t)(cs.n ? cs.n : 1) * 5, sizeof *cls)) ||
+                !(unclean = malloc(HTML_BROKEN_MAX * sizeof *unclean))))
         rc = cli_error(cmd, "out of memory");
-    ClassWalk cw = {cls, broken};
+    ClassWalk cw = {cls, broken, unclean, 0};
     if (!rc && store_each_set(cs.st, 0, count_classes, &cw, err, sizeof err))
         rc = cli_error(cmd, "%s: %s", db, err);
     StoreHandInfo hi;
@@ -189,6 +213,8 @@ int cmd_report(int argc, char **argv)
             memmove(t.y + (size_t)p * t.n, t.y + (size_t)p * TRAJ_MAX, (size_t)t.n * sizeof *t.y);
         hr.traj_y = t.y;
         hr.cls = cls;
+        hr.broken = unclean;
+        hr.nbroken = cw.nbroken;
         hr.hand = hi.sets > 0 ? &hs : NULL;
         hr.err = errs;
         FILE *f = fopen(out, "w");
@@ -204,6 +230,7 @@ int cmd_report(int argc, char **argv)
     }
     free(errs);
     free(cls);
+    free(unclean);
     hand_summary_free(&hs);
     free(t.x);
     free(t.y);

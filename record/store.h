@@ -12,6 +12,10 @@
  * game counts, totals): a damaged file is a clear error, never memory corruption.
  * A Store owns its connection; calls are serialised by an internal mutex, so worker threads
  * may share one Store.
+ * The code, one concern a file: store.c (the file and its run), store_sets.c (the sets),
+ * store_records.c (per-game classes and records), store_hand.c (initial-hand win rates),
+ * store_errrate.c (error rates), store_merge.c (joining shards); store_internal.h holds the
+ * schema and what they share.
  */
 #ifndef DHM_STORE_H
 #define DHM_STORE_H
@@ -106,6 +110,9 @@ typedef int (*StoreSetFn)(void *ctx, const StoredSet *s);
 int store_each_set(Store *s, int order_by_start, StoreSetFn fn, void *ctx, char *err, size_t errsz);
 /* Counts of stored sets by status: ok and not ok. */
 int store_count_sets(Store *s, long *ok, long *not_ok);
+/* The stored sets that are not ok, counted by status, as text for people: "3 forfeit, 1 timeouts"
+ * (the most first); "" when there are none. */
+int store_count_broken(Store *s, char *buf, size_t size);
 /* The pack format (record/pack.h) of the records this store holds. */
 int store_records_format(const Store *s);
 /* The packed records of a set (malloc'd, caller frees); -1 if none stored. */

@@ -103,6 +103,29 @@ static void section_run(FILE *f, const HtmlReport *r)
     fprintf(f, "</table>\n");
 }
 
+static void section_broken(FILE *f, const HtmlReport *r)
+{
+    if (r->nbroken <= 0)
+        return;
+    fprintf(f, "<h2 id=\"broken\">Sets not played cleanly</h2>\n");
+    note(f, r->include_broken ? "Rated here too (--include-broken)."
+                              : "Left out of the ratings (--include-broken rates them too).");
+    fprintf(f, "<table><tr><th>set</th><th class=\"l\">status</th><th class=\"l\">note</th></tr>\n");
+    for (long i = 0; i < r->nbroken; i++) {
+        fprintf(f, "<tr><td>%ld</td>", r->broken[i].idx);
+        cell(f, r->broken[i].status);
+        cell(f, r->broken[i].note);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n");
+    if (r->nbroken < r->sets_bad) {
+        char b[4200];
+        snprintf(b, sizeof b, "The first %ld of %ld; dhm records sets --db %s lists them all.", r->nbroken, r->sets_bad,
+                 r->path);
+        note(f, b);
+    }
+}
+
 static void section_ratings(FILE *f, const HtmlReport *r, int *order)
 {
     const int n = r->res->nplayers;
@@ -137,9 +160,11 @@ static void section_ratings(FILE *f, const HtmlReport *r, int *order)
         if (use_unc)
             snprintf(what, sizeof what, "bars: rating ± the uncertainty, which is %s", un);
         note(f, what);
-        fprintf(f, "<table><tr><th>#</th><th class=\"l\">player</th><th>rating</th><th>%s</th><th>%s</th><th>%s</th>"
+        /* a column for each figure the method gives: its interval, else its uncertainty, else neither */
+        fprintf(f, "<table><tr><th>#</th><th class=\"l\">player</th><th>rating</th>%s<th>%s</th>"
                    "<th class=\"l\">bounded</th></tr>\n",
-                use_iv ? "lo" : "uncertainty", use_iv ? "hi" : "", "sets");
+                use_iv ? "<th>lo</th><th>hi</th>" : use_unc ? "<th>uncertainty</th>" : "",
+                method_uses_games(mr->id) || !r->res->nsets ? "games" : "sets");
         for (int i = 0; i < k; i++) {
             int p = idx[i];
             fprintf(f, "<tr><td>%d</td>", i + 1);
@@ -148,9 +173,8 @@ static void section_ratings(FILE *f, const HtmlReport *r, int *order)
             if (use_iv) {
                 num(f, mr->lo[p], 1);
                 num(f, mr->hi[p], 1);
-            } else {
-                num(f, mr->unc ? mr->unc[p] : NAN, 1);
-                fprintf(f, "<td></td>");
+            } else if (use_unc) {
+                num(f, mr->unc[p], 1);
             }
             fprintf(f, "<td>%ld</td>", mr->count ? mr->count[p] : 0L);
             cell(f, !mr->bound || mr->bound[p] == BOUND_DATA ? "by the results"
@@ -489,18 +513,28 @@ int report_html(FILE *f, const HtmlReport *r)
     html_esc(f, r->path);
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>dhm report: ", CSS);
     html_esc(f, r->path);
-    fprintf(f, "</h1>\n<p class=\"note\"><a href=\"#run\">run</a> · <a href=\"#ratings\">ratings</a> · <a "
-               "href=\"#trajectories\">trajectories</a> · <a href=\"#crosstable\">head to head</a> · <a "
-               "href=\"#classes\">classes</a> · <a href=\"#prediction\">prediction</a> · <a "
-               "href=\"#transitivity\">transitivity</a>%s%s</p>\n",
+    fprintf(f, "</h1>\n<p class=\"note\"><a href=\"#run\">run</a>%s%s%s%s</p>\n",
+            r->nbroken ? " · <a href=\"#broken\">sets not played cleanly</a>" : "",
+            r->no_ratings ? ""
+                          : " · <a href=\"#ratings\">ratings</a> · <a href=\"#trajectories\">trajectories</a> · <a "
+                            "href=\"#crosstable\">head to head</a> · <a href=\"#classes\">classes</a> · <a "
+                            "href=\"#prediction\">prediction</a> · <a href=\"#transitivity\">transitivity</a>",
             r->hand && r->hand->sets ? " · <a href=\"#handstrength\">initial hands</a>" : "",
             r->nerr ? " · <a href=\"#errorrate\">error rates</a>" : "");
     section_run(f, r);
-    section_ratings(f, r, order);
-    section_trajectories(f, r);
-    section_cross(f, r, order);
-    section_classes(f, r, order);
-    section_eval(f, r);
+    if (r->no_ratings) {
+        fprintf(f, "<p><b>No ratings</b>: ");
+        html_esc(f, r->no_ratings);
+        fprintf(f, ".</p>\n");
+    }
+    section_broken(f, r);
+    if (!r->no_ratings) {
+        section_ratings(f, r, order);
+        section_trajectories(f, r);
+        section_cross(f, r, order);
+        section_classes(f, r, order);
+        section_eval(f, r);
+    }
     section_hand(f, r);
     section_errors(f, r);
     fprintf(f, "<p class=\"note\">Made by dhm %s. Every uncertainty is labelled with its kind; a rating marked "

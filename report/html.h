@@ -13,12 +13,22 @@
 #include "rating/methods.h"
 #include "record/store.h"
 
+/* A set that was not played cleanly, as the page lists it (the first HTML_BROKEN_MAX). */
+#define HTML_BROKEN_MAX 1000
+typedef struct HtmlSetStatus {
+    long idx;
+    char status[16], note[512];
+} HtmlSetStatus;
+
 typedef struct HtmlReport {
     const char *path;             /* the store */
     const RunInfo *run;
     char *const *specs;           /* per player (index as in res) */
     long sets_ok, sets_bad;       /* stored sets by status */
     int include_broken;
+    const HtmlSetStatus *broken;  /* the first nbroken of the sets_bad sets, in index order */
+    long nbroken;
+    const char *no_ratings;       /* no set to rate: why (the sections made of ratings are left out) */
     const Results *res;
     const H2H *h;
     const MethodResult *mr;       /* nm methods */

@@ -1,6 +1,6 @@
 /* test_cli.c — the command line as a user meets it: --help on every command, one-line
  * errors with a non-zero exit for bad input, JSON next to the table, same seed -> same
- * output. */
+ * output, and make demo's one line a step. */
 #include "testutil.h"
 
 static char out[1 << 16];
@@ -130,6 +130,98 @@ static void test_write_errors(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* The lines of s, split in place (up to max); their count. */
+static int split_lines(char *s, char **lines, int max)
+{
+    int n = 0;
+    for (char *p = s; *p && n < max; n++) {
+        lines[n] = p;
+        char *nl = strchr(p, '\n');
+        if (!nl)
+            return n + 1;
+        *nl = 0;
+        p = nl + 1;
+    }
+    return n;
+}
+
+/* make demo prints one line a step (building, tournament, ratings, report); V=1 shows the real
+ * commands, the compiler's too, and their output; an error prints in full. A small demo, built
+ * in a copy of the build directory (the plain build's binary is linked again there, as make demo
+ * does after a change) and writing nothing in the tree. */
+static void test_demo_lines(void **state)
+{
+    (void)state;
+    if (access("Makefile", R_OK) || access("tools/demo.sh", R_OK)) { /* not run from the repository */
+        skip();
+        return;
+    }
+    char dir[64], bdir[1024], o[128], d[128], want[512], *lines[64];
+    snprintf(bdir, sizeof bdir, "%s", dhm_bin());
+    char *slash = strrchr(bdir, '/');
+    if (!slash) {
+        skip();
+        return;
+    }
+    *slash = 0;
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    snprintf(o, sizeof o, "%s/o", dir);
+    snprintf(d, sizeof d, "%s/d", dir);
+    assert_int_equal(run_cmd(out, sizeof out, "mkdir %s && cp -pR %s/obj %s/libdhm.a %s/dhm %s/ 2>&1", o, bdir, bdir, bdir, o),
+                     0);
+    /* only the plain build can be linked again with the Makefile's default flags */
+    const int relink = !strcmp(bdir, "build");
+    const char *make = "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS DHM_DEMO_SETS=3 DHM_DEMO_GAMES=6 make";
+    if (relink)
+        assert_int_equal(run_cmd(NULL, 0, "rm %s/dhm", o), 0);
+    int rc = run_cmd(out, sizeof out, "%s demo O=%s DHM_DEMO_DIR=%s 2>&1", make, o, d);
+    if (rc != 0)
+        fail_msg("make demo: exit %d: %s", rc, out);
+    int n = split_lines(out, lines, 64);
+    if (n != 4)
+        fail_msg("make demo printed %d lines, want 4 (one a step)", n);
+    snprintf(want, sizeof want, "== building %s/dhm (V=1 shows the compiler commands)", o);
+    assert_string_equal(lines[0], want);
+    snprintf(want, sizeof want, "== tournament: 3 sets of 6 games (5 of 7 players a set): %s/demo.sqlite, %s/tournament.txt",
+             d, d);
+    assert_string_equal(lines[1], want);
+    snprintf(want, sizeof want, "== ratings: %s/ratings.txt (set-wise TrueSkill, best first: ", d);
+    assert_memory_equal(lines[2], want, strlen(want));
+    static const char *const NAMES[] = {"mc100", "mc30s", "policy", "simple1", "simple2", "random1", "random2"};
+    for (int i = 0; i < 7; i++)
+        assert_non_null(strstr(lines[2] + strlen(want), NAMES[i]));
+    snprintf(want, sizeof want, "== report: %s/report.html (open it in a browser)", d);
+    assert_string_equal(lines[3], want);
+    /* what the lines name is there */
+    char f[256];
+    snprintf(f, sizeof f, "%s/tournament.txt", d);
+    assert_non_null(strstr(slurp_file(f), "3 sets stored: 3 ok"));
+    snprintf(f, sizeof f, "%s/ratings.txt", d);
+    assert_non_null(strstr(slurp_file(f), "mean squared error"));
+    snprintf(f, sizeof f, "%s/report.html", d);
+    assert_non_null(strstr(slurp_file(f), "</html>"));
+    /* V=1: the commands as run (the link too, when it is redone) and their output */
+    if (relink)
+        assert_int_equal(run_cmd(NULL, 0, "rm %s/dhm", o), 0);
+    assert_int_equal(run_cmd(out, sizeof out, "%s demo O=%s DHM_DEMO_DIR=%s V=1 2>&1", make, o, d), 0);
+    snprintf(want, sizeof want, "-o %s/dhm ", o);
+    if (relink && !strstr(out, want))
+        fail_msg("make demo V=1 does not show the link command: %s", out);
+    snprintf(want, sizeof want, "+ %s/dhm tournament --pool %s/pool.txt --sets 3 --games 6", o, d);
+    assert_non_null(strstr(out, want));
+    snprintf(want, sizeof want, "+ %s/dhm report --db %s/demo.sqlite", o, d);
+    assert_non_null(strstr(out, want));
+    assert_non_null(strstr(out, "3 sets stored: 3 ok"));
+    assert_non_null(strstr(out, "mean squared error"));
+    /* a step that fails: its error in full, and the demo stops there */
+    rc = run_cmd(out, sizeof out, "%s demo O=%s DHM_DEMO_DIR=%s DHM_DEMO_SETS=0 2>&1", make, o, d);
+    assert_int_not_equal(rc, 0);
+    assert_non_null(strstr(out, "dhm tournament: --sets: '0' is not an integer"));
+    assert_non_null(strstr(out, "make demo: this step failed (exit 2)"));
+    assert_null(strstr(out, "== ratings"));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_play_bad_input),
         cmocka_unit_test(test_play_json_and_determinism),
+        cmocka_unit_test(test_demo_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,11 +238,86 @@ static void test_report_in_a_browser(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* The cells of the next row of a table from p on: header (th) or data (td) cells, their texts
+ * into cells (up to max), their count returned; *end after the row. */
+static int row_cells(const char *p, char cells[][32], int max, const char **end)
+{
+    const char *r = strstr(p, "<tr>"), *stop = r ? strstr(r, "</tr>") : NULL;
+    int n = 0;
+    if (!stop)
+        return -1;
+    for (const char *c = r; (c = strstr(c, "<t")) && c < stop; c++) {
+        if (c[2] != 'h' && c[2] != 'd')
+            continue;
+        const char *text = strchr(c, '>') + 1, *close = strstr(text, "</t");
+        if (n < max)
+            snprintf(cells[n], sizeof cells[n], "%.*s", (int)(close - text < 31 ? close - text : 31), text);
+        n++;
+    }
+    *end = stop + 5;
+    return n;
+}
+
+/* Every rating table of the report names every column, and has only the columns its method
+ * fills: an interval (lo, hi), else an uncertainty, else neither; games or sets as counted. */
+static void test_rating_table_columns(void **state)
+{
+    (void)state;
+    char dir[64], out[4096], html[256];
+    const char *D = dhm_bin();
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    assert_int_equal(run_cmd(out, sizeof out, "printf 'a simple\\nb simple\\nc random\\nd random\\ne policy\\nf random\\n' "
+                                              "> %s/pool && %s tournament --pool %s/pool --sets 6 --games 8 --db %s/t.sqlite "
+                                              "--quiet >/dev/null && %s report --db %s/t.sqlite --method "
+                                              "se,sg,sg2,sts,elo-game,bt,pl,melo -o %s/r.html",
+                             dir, D, dir, dir, D, dir, dir),
+                     0);
+    snprintf(html, sizeof html, "%s/r.html", dir);
+    const char *page = slurp_file(html);
+    static const struct {
+        const char *method, *columns;
+    } WANT[] = {
+        {"se", "#|player|rating|sets|bounded"},
+        {"sg", "#|player|rating|uncertainty|sets|bounded"},
+        {"sg2", "#|player|rating|uncertainty|sets|bounded"},
+        {"sts", "#|player|rating|uncertainty|sets|bounded"},
+        {"elo-game", "#|player|rating|games|bounded"},
+        {"bt", "#|player|rating|lo|hi|sets|bounded"},
+        {"pl", "#|player|rating|lo|hi|sets|bounded"},
+        {"melo", "#|player|rating|sets|bounded"},
+    };
+    for (size_t m = 0; m < sizeof WANT / sizeof WANT[0]; m++) {
+        char id[64], got[256] = "", cells[16][32];
+        snprintf(id, sizeof id, "id=\"rating-%s\"", WANT[m].method);
+        const char *p = strstr(page, id), *end;
+        if (!p || !(p = strstr(p, "<table>")))
+            fail_msg("no rating table for %s", WANT[m].method);
+        int nh = row_cells(p, cells, 16, &end);
+        for (int i = 0; i < nh; i++) {
+            if (!cells[i][0])
+                fail_msg("%s: header cell %d has no name", WANT[m].method, i + 1);
+            strncat(got, i ? "|" : "", sizeof got - strlen(got) - 1);
+            strncat(got, cells[i], sizeof got - strlen(got) - 1);
+        }
+        if (strcmp(got, WANT[m].columns))
+            fail_msg("%s: columns '%s', want '%s'", WANT[m].method, got, WANT[m].columns);
+        /* each of the six players' rows has a cell under every header, and no other */
+        const char *tend = strstr(p, "</table>");
+        int rows = 0;
+        for (p = end; strstr(p, "<tr>") && strstr(p, "<tr>") < tend; p = end, rows++)
+            if (row_cells(p, cells, 16, &end) != nh)
+                fail_msg("%s: row %d does not have %d cells", WANT[m].method, rows + 1, nh);
+        assert_int_equal(rows, 6);
+    }
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_svg_writer),
         cmocka_unit_test(test_report_in_a_browser),
+        cmocka_unit_test(test_rating_table_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_tournament.c — `dhm tournament` and its store: results independent of --jobs,
  * --resume after SIGKILL ending identical to an uninterrupted run, sets with external
- * clients (a dhm connect child; one that exits at once; one that hangs), duplicate seating,
- * records export and replay, dhm rate --db, and bad input that never harms stored data.
+ * clients (a dhm connect child; one that exits at once; one that hangs), a run whose every
+ * set is broken (what rate and report say then), duplicate seating, records export and
+ * replay, dhm rate --db, and bad input that never harms stored data.
  * Run with --hang-client PORT, this binary is itself a UECda client that greets and then
  * never moves (for the hanging-client case). */
 #include "testutil.h"
@@ -354,6 +355,64 @@ static void test_external_clients(void **state)
         assert_non_null(strstr(out, "sets left out because they were not played cleanly"));
 }
 
+/* A run whose every set is broken (a client that exits at once): dhm rate says so, for every
+ * method, by status and naming --include-broken; dhm report shows the run and each set's
+ * status and note, and no ratings. */
+static void test_all_sets_broken(void **state)
+{
+    (void)state;
+    char out[16384], want[512], html[256];
+    write_file("bpool.txt", "a simple\nb simple\nc random\nd random\ne1 exec: true\n");
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool bpool.txt --pairing fixed --sets 3 --games 4 "
+                                              "--seed 3 --db b.sqlite --quiet",
+                             dir, dhm_bin()),
+                     3);
+    assert_non_null(strstr(out, "3 not clean (3 forfeit, 0 timeouts, 0 client-exit)"));
+    snprintf(want, sizeof want, "dhm rate: b.sqlite: 3 sets stored, all 3 left out as broken (by status: 3 forfeit); "
+                                "--include-broken rates them anyway\n");
+    static const char *const METHODS[] = {"se", "sg", "sg2", "sts", "elo-game", "morita", "bt", "pl", "melo",
+                                          "all", "sts,bt", "elo-game,morita"};
+    for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++) {
+        int rc = run_cmd(out, sizeof out, "cd %s && %s rate --db b.sqlite --method %s 2>&1", dir, dhm_bin(), METHODS[i]);
+        if (rc != 1 || strcmp(out, want))
+            fail_msg("rate --method %s: exit %d, '%s' (want 1 and '%s')", METHODS[i], rc, out, want);
+    }
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s rate --db b.sqlite --order-by start --csv 2>&1", dir, dhm_bin()), 1);
+    assert_string_equal(out, want);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s rate --db b.sqlite --include-broken --method bt --json", dir,
+                             dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "\"sets\": 3,"));
+    /* the report: the run, each set's status and note, no ratings */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s report --db b.sqlite -o b.html 2>&1", dir, dhm_bin()), 0);
+    path(html, sizeof html, "b.html");
+    const char *page = slurp_file(html);
+    assert_non_null(strstr(page, "<h2 id=\"run\">"));
+    assert_non_null(strstr(page, "tournament --pool bpool.txt --pairing fixed --sets 3"));
+    assert_non_null(strstr(page, "<b>No ratings</b>: 3 sets stored, all 3 left out as broken (by status: 3 forfeit); "
+                                 "--include-broken rates them anyway."));
+    for (int k = 0; k < 3; k++) {
+        char row[256];
+        snprintf(row, sizeof row, "<tr><td>%d</td><td class=\"l\">forfeit</td><td class=\"l\">e1 never connected</td></tr>",
+                 k);
+        if (!strstr(page, row))
+            fail_msg("the report lacks set %d's status and note: %s", k, row);
+    }
+    assert_null(strstr(page, "id=\"ratings\""));
+    assert_null(strstr(page, "href=\"#ratings\""));
+    assert_null(strstr(page, "<svg"));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s report --db b.sqlite --method frob -o b.html 2>&1", dir,
+                             dhm_bin()),
+                     2);
+    /* with --include-broken they are rated, and still listed */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s report --db b.sqlite --include-broken -o b.html", dir, dhm_bin()),
+                     0);
+    page = slurp_file(html);
+    assert_non_null(strstr(page, "id=\"ratings\""));
+    assert_non_null(strstr(page, "Rated here too (--include-broken)."));
+    assert_non_null(strstr(page, "e1 never connected"));
+}
+
 /* SIGTERM mid-run: the clients' process groups are killed, nothing half-played is stored,
  * the exit status says so, and --resume finishes the run. A second writer is refused. */
 static void test_stop_and_second_writer(void **state)
@@ -377,6 +436,12 @@ static void test_stop_and_second_writer(void **state)
     kill(p.pid, SIGTERM);
     assert_int_equal(proc_wait(&p, 20), 128 + SIGTERM);
     assert_non_null(strstr(slurp_file(e), "stopped by signal 15: 0 of 2 sets are stored"));
+    /* nothing to rate yet: said, for rate and report alike */
+    assert_int_equal(run_cmd(out, sizeof out, "%s rate --db %s 2>&1", dhm_bin(), db), 1);
+    assert_non_null(strstr(out, "h.sqlite: no set is stored yet"));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s report --db h.sqlite -o h.html 2>&1", dir, dhm_bin()), 0);
+    path(o, sizeof o, "h.html");
+    assert_non_null(strstr(slurp_file(o), "<b>No ratings</b>: no set is stored yet"));
     assert_false(process_alive("--hang-client"));
     assert_int_equal(count_sets(db), 0);
 }
@@ -818,7 +883,8 @@ int main(int argc, char **argv)
         setenv("DHM_MPI", abs_mpi, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_do_not_change_results), cmocka_unit_test(test_resume_after_kill),
-        cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_stop_and_second_writer),
+        cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_all_sets_broken),
+        cmocka_unit_test(test_stop_and_second_writer),
         cmocka_unit_test(test_damaged_store),             cmocka_unit_test(test_duplicate_seats),
         cmocka_unit_test(test_bad_input),                 cmocka_unit_test(test_shards_merge),
         cmocka_unit_test(test_mpi_ranks),
