@@ -17,6 +17,13 @@
  * probability eps. Plays the game in g to its end and returns the number of decisions. */
 long mc_playout(GameState *g, Rng *rng, double eps, long *legal_sum);
 
+/* reward=match: the value of finishing each class (0 = daifugo) in a match with games_left
+ * games left in the class period (this one included): the points of this game and of the
+ * later ones, whose classes follow from this one by the class transitions of dhm's self-play
+ * (the exchange makes a daifugo likely to stay on top); scaled from 1 (daifugo) to 0. */
+#define MC_CLASS_PERIOD 100
+void mc_match_values(int games_left, double v[NPLAYERS]);
+
 /* The stop rule's estimate (mc option stop=C): the expected loss, in reward units, of choosing
  * the arm with the best mean now rather than the truly best one, summed over the other arms
  * under normal approximations of their means; INFINITY until every pulled arm has two pulls.
