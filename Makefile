@@ -2,7 +2,8 @@
 #   make            build build/dhm
 #   make check      build and run every test (cmocka)
 #   make asan       the tests again under AddressSanitizer + UBSan (build-asan/)
-#   make bench      benchmarks (fixed seeds; name value unit lines)
+#   make bench      benchmarks (fixed seeds; name value unit lines; the ladder against external
+#                   UECda clients when DHM_LADDER_* name them, docs/ladder.md)
 #   make demo       the main job: a small tournament, ratings and a report
 #   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
 #   make deps       install the Debian packages dhm needs (when missing)
@@ -102,6 +103,7 @@ bench:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory $(BENCHES) $(O)/dhm
 	@for b in $(BENCHES); do DHM=$(O)/dhm $$b || exit 1; done
+	@DHM=$(O)/dhm sh bench/ladder.sh   # external UECda clients: skipped unless DHM_LADDER_* are set (docs/ladder.md)
 
 demo:
 	@sh tools/deps.sh
