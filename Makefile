@@ -2,8 +2,7 @@
 #   make            build build/dhm
 #   make check      build and run every test (cmocka)
 #   make asan       the tests again under AddressSanitizer + UBSan (build-asan/)
-#   make bench      benchmarks (fixed seeds; name value unit lines; the ladder against external
-#                   UECda clients when DHM_LADDER_* name them, docs/ladder.md)
+#   make bench      benchmarks (fixed seeds; name value unit lines)
 #   make demo       the main job: a small tournament, ratings and a report
 #   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
 #   make deps       install the Debian packages dhm needs (when missing)
