@@ -102,6 +102,7 @@ bench:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory $(BENCHES) $(O)/dhm
 	@for b in $(BENCHES); do DHM=$(O)/dhm $$b || exit 1; done
+	@DHM=$(O)/dhm sh bench/ladder.sh   # external UECda clients: skipped unless DHM_LADDER_* are set (docs/ladder.md)
 
 # One line a step; V=1 prints the commands (the compiler's too) and their output. Errors always print.
 demo:

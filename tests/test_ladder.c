@@ -1,0 +1,172 @@
+/* test_ladder.c — bench/ladder.sh's plumbing, with `dhm connect` processes standing in for the
+ * external UECda clients (make check never needs the real ones): without clients it skips with
+ * a message and exit 0; a field whose client is missing, or a bad option, is a one-line error
+ * with exit 2; every client lands in its own seat and every game is counted (a served mixed
+ * field of stand-ins equals `dhm play` with the same seed, seat for seat); a client's non-zero
+ * exit status makes the field "not clean" and the script exit 3. */
+#include "testutil.h"
+
+static char out[1 << 16];
+static char dhm[4096];
+
+static const char *const VARS[] = {"DHM_LADDER_KLEINBLAUW", "DHM_LADDER_BLAUWEREGEN", "DHM_LADDER_DEVKIT",
+                                   "DHM_LADDER_OTHER", "DHM_LADDER_OTHER_NAME"};
+
+static void clear_clients(void)
+{
+    for (size_t i = 0; i < sizeof VARS / sizeof VARS[0]; i++)
+        unsetenv(VARS[i]);
+}
+
+/* A stand-in client: a dhm player joining on the port the script fills in. */
+static void stand_in(const char *var, const char *player, int seed)
+{
+    char cmd[4600];
+    snprintf(cmd, sizeof cmd, "%s connect --host {host} --port {port} --player %s --seed %d --quiet", dhm, player, seed);
+    setenv(var, cmd, 1);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!realpath(dhm_bin(), dhm))
+        return -1;
+    setenv("DHM", dhm, 1);
+    return 0;
+}
+
+static void test_skips_without_clients(void **state)
+{
+    (void)state;
+    clear_clients();
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh 2>&1"), 0);
+    assert_non_null(strstr(out, "skipped"));
+    assert_non_null(strstr(out, "DHM_LADDER_KLEINBLAUW"));
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh --help"), 0);
+    assert_non_null(strstr(out, "usage: bench/ladder.sh"));
+}
+
+/* One line naming the problem, exit 2. */
+static void expect_error(const char *args, const char *needle)
+{
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh %s 2>&1", args);
+    int lines = 0;
+    for (const char *c = out; *c; c++)
+        lines += *c == '\n';
+    if (rc != 2 || !strstr(out, needle) || lines != 1)
+        fail_msg("ladder.sh %s: exit %d, output '%s' (want 2, one line, '%s')", args, rc, out, needle);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    clear_clients();
+    expect_error("-f kleinblauw", "needs DHM_LADDER_KLEINBLAUW");
+    expect_error("-f mixed", "DHM_LADDER_BLAUWEREGEN");
+    stand_in("DHM_LADDER_KLEINBLAUW", "simple", 1);
+    expect_error("-f kleinblauw -g 0", "--games");
+    expect_error("-f kleinblauw -g many", "--games");
+    expect_error("-f frob", "unknown field 'frob'");
+    expect_error("-f dhm+kleinblauw", "unknown field");
+    expect_error("--frob", "unknown option '--frob'");
+    expect_error("--server tndhms", "--server must be dhm or official");
+    expect_error("--server official", "DHM_LADDER_SERVER");
+    expect_error("-g", "needs a value");
+    clear_clients();
+}
+
+/* The values of one JSON key, in order. */
+static int json_numbers(const char *json, const char *key, double *v, int max)
+{
+    int n = 0;
+    size_t k = strlen(key);
+    for (const char *p = strstr(json, key); p && n < max; p = strstr(p + k, key))
+        v[n++] = atof(p + k);
+    return n;
+}
+
+/* The mixed field with five different stand-ins: each seat's points per game equal dhm play's
+ * for the same players and seed, so no client took another's seat and no game was lost; the
+ * CSV written next to it has a row per seat and one for the server. */
+static void test_mixed_field_equals_play(void **state)
+{
+    (void)state;
+    clear_clients();
+    stand_in("DHM_LADDER_BLAUWEREGEN", "random", 3);
+    stand_in("DHM_LADDER_KLEINBLAUW", "policy", 3);
+    stand_in("DHM_LADDER_DEVKIT", "random", 3);
+    stand_in("DHM_LADDER_OTHER", "simple", 3);
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -f mixed --mixed-games 40 -s 3 -b 8 --json --out %s/r 2>/dev/null",
+                     dir);
+    if (rc != 0)
+        fail_msg("ladder.sh: exit %d, '%s'", rc, out);
+    assert_non_null(strstr(out, "\"field\": \"mixed\""));
+    assert_non_null(strstr(out, "\"games\": 40"));
+    assert_non_null(strstr(out, "\"clean\": true"));
+    assert_non_null(strstr(out, "\"blocks\": 5"));
+    double got[8], cpu[8], ex[8];
+    assert_int_equal(json_numbers(out, "\"points_per_game\": ", got, 8), 5);
+    assert_int_equal(json_numbers(out, "\"exit_status\": ", ex, 8), 6); /* the server and five seats */
+    for (int i = 0; i < 6; i++)
+        assert_true(ex[i] == 0);
+    assert_int_equal(json_numbers(out, "\"cpu_s_per_game\": ", cpu, 8), 6);
+    for (int i = 0; i < 6; i++)
+        assert_true(cpu[i] >= 0);
+
+    char play[8192];
+    assert_int_equal(run_cmd(play, sizeof play, "%s play --players simple,random,policy,random,simple --games 40 --seed 3 --json --quiet",
+                             dhm),
+                     0);
+    double want[8];
+    assert_int_equal(json_numbers(play, "\"mean\": ", want, 8), 5);
+    double sum = 0;
+    for (int i = 0; i < 5; i++) {
+        NEAR(got[i], want[i], 1e-4);
+        sum += got[i];
+    }
+    NEAR(sum, 15, 1e-3);
+
+    /* the files next to it: the CSV's header, five seats and the server */
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    const char *csv = slurp_file(path);
+    assert_true(strncmp(csv, "field,server,seed,games,", 24) == 0);
+    int lines = 0;
+    for (const char *c = csv; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 7);
+    assert_non_null(strstr(csv, "mixed,dhm,3,40,"));
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    assert_non_null(strstr(slurp_file(path), "\"finished_above\": [null, "));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+    clear_clients();
+}
+
+/* A client that plays the whole match but exits 7: the field is reported, not clean, with the
+ * seat named, and the script exits 3. */
+static void test_client_exit_status_is_checked(void **state)
+{
+    (void)state;
+    clear_clients();
+    char cmd[4600];
+    snprintf(cmd, sizeof cmd, "sh -c '%s connect --port \"$0\" --player random --quiet; exit 7' {port}", dhm);
+    setenv("DHM_LADDER_DEVKIT", cmd, 1);
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -f devkit -g 12 2>&1");
+    if (rc != 3 || !strstr(out, "NOT CLEAN") || !strstr(out, "exited 7"))
+        fail_msg("ladder.sh with a client exiting 7: exit %d, '%s' (want 3, NOT CLEAN, exited 7)", rc, out);
+    assert_non_null(strstr(out, "field devkit: 12 games"));
+    clear_clients();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_skips_without_clients),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_mixed_field_equals_play),
+        cmocka_unit_test(test_client_exit_status_is_checked),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
