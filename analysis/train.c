@@ -8,6 +8,7 @@
 
 #include "core/rng.h"
 #include "game/workers.h"
+#include "players/mc.h"
 #include "players/players.h"
 
 void train_data_init(TrainData *d) { memset(d, 0, sizeof *d); }
@@ -393,8 +394,10 @@ typedef struct RlGame {
     size_t len, cap;
     int learner_mask;
     int cls[NPLAYERS];
-    int vs_simple;
+    int kind; /* RL_SIMPLE, RL_LEAGUE, RL_SELF */
 } RlGame;
+
+enum { RL_SIMPLE, RL_LEAGUE, RL_SELF, RL_KINDS };
 
 static int rl_push(RlGame *g, size_t words)
 {
@@ -434,9 +437,16 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
 {
     Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)index));
     out->len = 0;
-    out->vs_simple = rng_double(&r) < o->vs_simple;
+    const double kind_draw = rng_double(&r);
+    out->kind = kind_draw < o->vs_simple                                  ? RL_SIMPLE
+                : kind_draw < o->vs_simple + o->vs_league && o->nleague ? RL_LEAGUE
+                                                                        : RL_SELF;
     const int learner = (int)rng_below(&r, NPLAYERS);
-    out->learner_mask = out->vs_simple ? 1 << learner : 31;
+    out->learner_mask = out->kind == RL_SELF ? 31 : 1 << learner;
+    const PolicyWeights *opp[NPLAYERS] = {NULL}; /* a league game: each other seat's weights */
+    if (out->kind == RL_LEAGUE)
+        for (int p = 0; p < NPLAYERS; p++)
+            opp[p] = p == learner ? NULL : o->league[rng_below(&r, (uint32_t)o->nleague)];
     uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
     for (int i = NPLAYERS - 1; i > 0; i--) {
         int j = (int)rng_below(&r, (uint32_t)(i + 1));
@@ -488,6 +498,8 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
                 ExchArg a = {hand[rich], gift};
                 if (n > 1 && rl_record(out, rich, 1, n, k, exch_feats, &a))
                     return -1;
+            } else if (opp[rich]) {
+                give = policy_pick_gift(opp[rich], hand[rich], 2 - c, 0, &r);
             } else {
                 give = cards_weakest(hand[rich], 2 - c);
             }
@@ -508,6 +520,9 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
                 PlayArg a = {&c, mv};
                 if (rl_record(out, p, 0, n, k, play_feats, &a))
                     return -1;
+            } else if (opp[p]) {
+                policy_ctx_state(&c, &g);
+                k = policy_pick(opp[p], &c, mv, n, 0, &r);
             } else {
                 Move m = simple_choose(mv, n, g.rev);
                 for (k = 0; k < n && !move_eq(mv[k], m); k++)
@@ -528,7 +543,8 @@ typedef struct RlBatch {
     int n;            /* games in the batch */
     RlGame *games;
     int phase;        /* 0 play, 1 gradient */
-    double base_simple;
+    double base[RL_KINDS]; /* the batch's mean reward of each kind of game */
+    double rv[NPLAYERS];   /* the reward of each class */
     double *grad;     /* CHUNKS x (POLICY_NPLAY + POLICY_NEXCH) */
     int next, failed;
     pthread_mutex_t mu;
@@ -546,7 +562,7 @@ static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
         p += 4;
         const double *w = model ? b->w->exch : b->w->play;
         double *gw = grad + (model ? POLICY_NPLAY : 0);
-        const double adv = (5 - g->cls[who]) - (g->vs_simple ? b->base_simple : 3.0);
+        const double adv = b->rv[g->cls[who]] - b->base[g->kind];
         const uint16_t *start = p;
         double mx = -INFINITY;
         for (int i = 0; i < n; i++) {
@@ -623,21 +639,25 @@ int train_reinforce(const RlOpts *o, PolicyWeights *pw)
             pthread_mutex_destroy(&b.mu);
             goto out;
         }
-        double sum_simple = 0, sum_self = 0;
-        long n_simple = 0, n_self = 0;
+        for (int c = 0; c < NPLAYERS; c++)
+            b.rv[c] = 5 - c;
+        if (o->reward_match) {
+            mc_match_values(MC_CLASS_PERIOD, b.rv);
+            for (int c = 0; c < NPLAYERS; c++)
+                b.rv[c] = 1 + 4 * b.rv[c];
+        }
+        double sum[RL_KINDS] = {0};
+        long cnt[RL_KINDS] = {0};
         for (int i = 0; i < b.n; i++)
             for (int p = 0; p < NPLAYERS; p++)
                 if ((games[i].learner_mask >> p) & 1) {
-                    double r = 5 - games[i].cls[p];
-                    if (games[i].vs_simple) {
-                        sum_simple += r;
-                        n_simple++;
-                    } else {
-                        sum_self += r;
-                        n_self++;
-                    }
+                    sum[games[i].kind] += b.rv[games[i].cls[p]];
+                    cnt[games[i].kind]++;
                 }
-        b.base_simple = n_simple ? sum_simple / (double)n_simple : 0;
+        for (int k = 0; k < RL_KINDS; k++)
+            b.base[k] = cnt[k] ? sum[k] / (double)cnt[k] : 0;
+        /* self-play: every class is taken once a game, so the mean is exact */
+        b.base[RL_SELF] = (b.rv[0] + b.rv[1] + b.rv[2] + b.rv[3] + b.rv[4]) / NPLAYERS;
         b.phase = 1;
         b.next = 0;
         workers_run(o->jobs, rl_worker, &b, NULL); /* gradients, summed in chunk order */
@@ -646,7 +666,8 @@ int train_reinforce(const RlOpts *o, PolicyWeights *pw)
         for (int c = 0; c < CHUNKS; c++)
             for (int i = 0; i < RL_NW; i++)
                 g[i] += grad[(size_t)c * RL_NW + i];
-        const double scale = 1.0 / (double)(n_simple + n_self > 0 ? n_simple + n_self : 1);
+        const long decided = cnt[RL_SIMPLE] + cnt[RL_LEAGUE] + cnt[RL_SELF];
+        const double scale = 1.0 / (double)(decided > 0 ? decided : 1);
         p1 *= 0.9;
         p2 *= 0.999;
         double *w = pw->play; /* play then exchange weights, as one vector */
@@ -661,8 +682,8 @@ int train_reinforce(const RlOpts *o, PolicyWeights *pw)
                 pw->exch[i - POLICY_NPLAY] -= step;
         }
         if (o->progress)
-            o->progress(o->progress_ctx, first + b.n, o->games, n_simple ? sum_simple / (double)n_simple : NAN,
-                        n_self ? sum_self / (double)n_self : NAN);
+            o->progress(o->progress_ctx, first + b.n, o->games, cnt[RL_SIMPLE] ? b.base[RL_SIMPLE] : NAN,
+                        cnt[RL_LEAGUE] ? b.base[RL_LEAGUE] : NAN, cnt[RL_SELF] ? b.base[RL_SELF] : NAN);
     }
     rc = 0;
 out:

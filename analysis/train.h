@@ -76,23 +76,32 @@ int adam_fit(double *w, int nw, int epochs, double lr, double l2, LossGradFn f, 
 
 /* ---- policy gradient: REINFORCE on the game's result ---- */
 
+#define RL_LEAGUE_MAX 16
+
 typedef struct RlOpts {
     long games;     /* games to play (200000) */
     int batch;      /* games per update (512) */
     double lr;      /* Adam step (0.003) */
     double temp;    /* the learner's sampling temperature (1) */
-    double vs_simple; /* share of games with one learner among four `simple` players (0.5); the rest
-                       * are self-play, every seat a learner */
+    double vs_simple; /* share of games with one learner among four `simple` players (0.5) */
+    double vs_league; /* share of games with one learner among four league players (0): each seat a
+                       * member of `league` drawn at random, playing its first choice; the rest of the
+                       * games are self-play, every seat a learner */
+    const PolicyWeights *league[RL_LEAGUE_MAX];
+    int nleague;
+    int reward_match; /* the reward of a class: its points (0), or its value over the rest of a class
+                       * period (1: players/mc.h mc_match_values, in points from 1 to 5) */
     uint64_t seed;
     int jobs;
     /* after every update, from the calling thread (may be NULL) */
-    void (*progress)(void *ctx, long games, long total, double mean_vs_simple, double mean_self);
+    void (*progress)(void *ctx, long games, long total, double mean_vs_simple, double mean_vs_league,
+                     double mean_self);
     void *progress_ctx;
 } RlOpts;
 
 void rl_opts_default(RlOpts *o);
 /* Improves w by REINFORCE: each learner decision's log-probability is pushed up or down by
- * (its points in that game - the batch's mean), for plays and gifts. Deterministic for the
+ * (its reward in that game - the batch's mean for that kind of game), for plays and gifts. Deterministic for the
  * seed, whatever jobs is. */
 int train_reinforce(const RlOpts *o, PolicyWeights *w);
 

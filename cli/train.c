@@ -34,12 +34,18 @@ static void usage(FILE *f)
             "  --seed S           which games are held out (1)\n"
             "  --test-kifu FILE   also report agreement on these records (never trained on)\n"
             "  --rl-games N       then improve the weights by policy gradient (REINFORCE) over N games:\n"
-            "                     each decision's log-probability is moved by its points minus the\n"
-            "                     batch's mean; half the games one learner among four simple players,\n"
-            "                     half self-play (0 = none; the records are then optional)\n"
+            "                     each decision's log-probability is moved by its reward minus the\n"
+            "                     batch's mean for that kind of game; games are one learner among four\n"
+            "                     simple players, one learner among four league players, or self-play\n"
+            "                     (0 = none; the records are then optional)\n"
             "  --rl-batch B --rl-lr X --rl-temp T --rl-vs-simple F\n"
             "                     games per update (512), Adam step (0.003), the learner's sampling\n"
             "                     temperature (1), the share of games against simple (0.5)\n"
+            "  --rl-league W1,W2,...  weights files of the league: in a league game each other seat\n"
+            "                     plays one of them (drawn at random), its first choice (up to 16)\n"
+            "  --rl-vs-league F   the share of games against the league (0; the rest is self-play)\n"
+            "  --rl-reward R      points: a class's points in the game (default); match: its value over\n"
+            "                     the rest of a class period, as mc:reward=match (1 to 5 points)\n"
             "  --jobs J           threads (2)\n"
             "  --json             the evaluation as JSON\n"
             "  --quiet            no progress line\n");
@@ -77,13 +83,17 @@ static void on_epoch(void *ctx, int epoch, int epochs, double train, double held
     (void)epochs;
 }
 
-static void on_rl(void *ctx, long games, long total, double vs_simple, double self)
+static void on_rl(void *ctx, long games, long total, double vs_simple, double vs_league, double self)
 {
     Progress *p = ctx;
-    char extra[96];
+    char extra[160];
+    size_t k = (size_t)snprintf(extra, sizeof extra, " games; the learner's mean reward");
     (void)total;
     (void)self;
-    snprintf(extra, sizeof extra, " games, the learner's points per game against simple: %.3f", vs_simple);
+    if (vs_simple == vs_simple)
+        k += (size_t)snprintf(extra + k, sizeof extra - k, " against simple %.3f", vs_simple);
+    if (vs_league == vs_league)
+        snprintf(extra + k, sizeof extra - k, " against the league %.3f", vs_league);
     progress_update(p, games, extra);
 }
 
@@ -106,7 +116,7 @@ static void print_eval(FILE *o, const char *what, const TrainEval *z, const Trai
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS };
+           O_QUIET, O_HELP, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -117,10 +127,11 @@ static int train_policy(int argc, char **argv)
         {"json", no_argument, 0, O_JSON},           {"quiet", no_argument, 0, O_QUIET},
         {"rl-games", required_argument, 0, O_RLG},  {"rl-batch", required_argument, 0, O_RLB},
         {"rl-lr", required_argument, 0, O_RLLR},    {"rl-temp", required_argument, 0, O_RLT},
-        {"rl-vs-simple", required_argument, 0, O_RLS},
+        {"rl-vs-simple", required_argument, 0, O_RLS}, {"rl-league", required_argument, 0, O_RLLG},
+        {"rl-vs-league", required_argument, 0, O_RLVL}, {"rl-reward", required_argument, 0, O_RLRW},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
-    const char *out = NULL, *init = NULL, *players = NULL;
+    const char *out = NULL, *init = NULL, *players = NULL, *league = NULL;
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *test[64];
@@ -158,6 +169,13 @@ static int train_policy(int argc, char **argv)
         case O_RLLR: if (cli_double(cmd, "--rl-lr", optarg, 1e-9, 10, &rl.lr)) return 2; break;
         case O_RLT: if (cli_double(cmd, "--rl-temp", optarg, 0.01, 100, &rl.temp)) return 2; break;
         case O_RLS: if (cli_double(cmd, "--rl-vs-simple", optarg, 0, 1, &rl.vs_simple)) return 2; break;
+        case O_RLLG: league = optarg; break;
+        case O_RLVL: if (cli_double(cmd, "--rl-vs-league", optarg, 0, 1, &rl.vs_league)) return 2; break;
+        case O_RLRW:
+            if (strcmp(optarg, "points") && strcmp(optarg, "match"))
+                return cli_fail(cmd, "--rl-reward %s: valid are points, match", optarg);
+            rl.reward_match = !strcmp(optarg, "match");
+            break;
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_HELP: usage(stdout); return 0;
@@ -177,6 +195,23 @@ static int train_policy(int argc, char **argv)
     memset(&w, 0, sizeof w);
     if (init && policy_load(init, &w, err, sizeof err))
         return cli_fail(cmd, "--init: %s", err);
+    static PolicyWeights leaguew[RL_LEAGUE_MAX];
+    if (league) {
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s", league);
+        for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+            if (rl.nleague >= RL_LEAGUE_MAX)
+                return cli_fail(cmd, "--rl-league: at most %d weights files", RL_LEAGUE_MAX);
+            if (policy_load(t, &leaguew[rl.nleague], err, sizeof err))
+                return cli_fail(cmd, "--rl-league: %s", err);
+            rl.league[rl.nleague] = &leaguew[rl.nleague];
+            rl.nleague++;
+        }
+    }
+    if (rl.vs_league > 0 && !rl.nleague)
+        return cli_fail(cmd, "--rl-vs-league needs --rl-league W1,W2,...");
+    if (rl.vs_simple + rl.vs_league > 1)
+        return cli_fail(cmd, "--rl-vs-simple and --rl-vs-league add up to more than 1");
     Collect col = {NULL, {{0}}, 0, seed, holdout, 0};
     if (players) {
         char specs[16][128];
