@@ -9,10 +9,9 @@
 #include <string.h>
 
 #include "analysis/decisions.h"
+#include "analysis/judge.h"
 #include "game/workers.h"
-#include "players/mc.h"
 #include "players/players.h"
-#include "players/policy.h"
 #include "record/pack.h"
 
 #define MAX_MARKS 1000
@@ -56,48 +55,18 @@ static int judge_decision(void *ctx, const Decision *d)
     const int me = v->me;
     if (!((j->mask >> me) & 1))
         return 0;
-    double q[MOVEGEN_MAX + 1];
-    int n, chosen = -1, rc;
-    Move mv[MOVEGEN_MAX + 1];
-    Cards gifts[128];
-    if (d->exchange) {
-        n = policy_gifts(v->hand, d->ncards, gifts);
-        for (int i = 0; i < n; i++)
-            if (gifts[i] == d->given)
-                chosen = i;
-        if (n < 2) {
-            j->out->skipped[me]++;
-            return 0;
-        }
-        if (chosen < 0)
-            return 0; /* not a gift of the hand (a broken record): nothing to judge */
-        rc = mc_gift_values(j->ev, v, gifts, n, j->worlds, rng_derive(j->seed, (uint64_t)j->index, v->cls[me] == 0),
-                            q);
-    } else {
-        n = movegen(v->hand, v->table, v->rev, v->lock, mv);
-        for (int i = 0; i < n; i++)
-            if (move_eq(mv[i], d->played))
-                chosen = i;
-        if (chosen < 0 && movegen_is_legal(v->hand, v->table, v->rev, v->lock, d->played))
-            mv[chosen = n++] = d->played; /* legal but not generated (a joker for a held card) */
-        if (n < 2) {
-            j->out->skipped[me]++;
-            return 0;
-        }
-        if (chosen < 0)
-            return 0;
-        rc = mc_action_values(j->ev, v, mv, n, j->worlds, rng_derive(j->seed, (uint64_t)j->index, (uint64_t)d->ply + 2),
-                              q);
-    }
-    if (rc) {
+    Judged judged, *jd = &judged;
+    if (judge_values(j->ev, d, j->index, j->seed, j->worlds, jd)) {
         j->out->failed = 1;
         return -1;
     }
-    int best = 0;
-    for (int i = 1; i < n; i++)
-        if (q[i] > q[best])
-            best = i;
-    const double loss = q[best] - q[chosen];
+    if (jd->n < 2) {
+        j->out->skipped[me]++;
+        return 0;
+    }
+    if (jd->chosen < 0)
+        return 0; /* not a choice of the hand (a broken record): nothing to judge */
+    const double loss = judge_loss(jd);
     j->out->loss[me] += loss;
     j->out->judged[me]++;
     if (j->out->maxmarks > 0 && loss > 0) {
@@ -113,11 +82,11 @@ static int judge_decision(void *ctx, const Decision *d)
         m.lock = v->lock;
         m.exchange = d->exchange;
         if (d->exchange) {
-            m.gchosen = gifts[chosen];
-            m.gbest = gifts[best];
+            m.gchosen = jd->gifts[jd->chosen];
+            m.gbest = jd->gifts[jd->best];
         } else {
-            m.chosen = mv[chosen];
-            m.best = mv[best];
+            m.chosen = jd->mv[jd->chosen];
+            m.best = jd->mv[jd->best];
         }
         m.loss = loss;
         keep_mark(j->out, &m);
