@@ -10,6 +10,7 @@
 
 #include "analysis/decisions.h"
 #include "analysis/judge.h"
+#include "analysis/stats.h"
 #include "game/workers.h"
 #include "players/players.h"
 #include "record/pack.h"
@@ -248,41 +249,11 @@ static ErrPlayer *player_of(ErrResult *r, const char *name, int *cap)
     return p;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The error rate's percentile interval from resampled games (their losses and decisions). */
 static void bootstrap(ErrPlayer *p, int reps, double conf, uint64_t seed)
 {
-    p->lo = p->hi = NAN;
-    if (p->ngame < 2 || reps < 2)
-        return;
-    double *v = malloc((size_t)reps * sizeof *v);
-    if (!v)
-        return;
-    Rng r = rng_seed(rng_derive(seed, 0x626f6f74, (uint64_t)p->ngame));
-    int k = 0;
-    for (int b = 0; b < reps; b++) {
-        double l = 0;
-        long n = 0;
-        for (long g = 0; g < p->ngame; g++) {
-            long i = (long)rng_below(&r, (uint32_t)p->ngame);
-            l += p->game_loss[i];
-            n += p->game_judged[i];
-        }
-        if (n)
-            v[k++] = l / (double)n;
-    }
-    if (k >= 2) {
-        qsort(v, (size_t)k, sizeof *v, cmp_double);
-        double a = (1 - conf) / 2;
-        p->lo = v[(int)floor(a * (k - 1))];
-        p->hi = v[(int)ceil((1 - a) * (k - 1))];
-    }
-    free(v);
+    stats_bootstrap_ratio(p->game_loss, p->game_judged, p->ngame, reps, conf,
+                          rng_derive(seed, 0x626f6f74, (uint64_t)p->ngame), &p->lo, &p->hi);
 }
 
 int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, char *err, size_t errsz)
