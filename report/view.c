@@ -1,0 +1,269 @@
+/* view.c — the terminal view of a recorded game (view.h): 80 columns, ANSI colours only when
+ * the caller asks (dhm view: a terminal, NO_COLOR unset). Suit symbols are one column wide. */
+#include "report/view.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/viewfmt.h"
+
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_RED "\033[31m"
+#define C_YELLOW "\033[33m"
+#define C_MAGENTA "\033[35m"
+#define C_CYAN "\033[36m"
+#define C_OFF "\033[0m"
+
+static const char *col(const ViewDoc *d, const char *code) { return d->color ? code : ""; }
+
+/* Display columns of UTF-8 text (every code point one column; escape sequences none). */
+static int width(const char *s)
+{
+    int w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == 033) {
+            while (*p && *p != 'm')
+                p++;
+            if (!*p)
+                break;
+            continue;
+        }
+        w += (*p & 0xC0) != 0x80;
+    }
+    return w;
+}
+
+/* s, then spaces up to w columns. */
+static void padded(FILE *f, const char *s, int w)
+{
+    fputs(s, f);
+    for (int k = width(s); k < w; k++)
+        fputc(' ', f);
+}
+
+/* Card tokens with the red suits coloured. */
+static void toks(const ViewDoc *d, const CardTok *t, int n, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && k < size; i++) {
+        const char *on = t[i].joker ? col(d, C_BOLD) : t[i].red ? col(d, C_RED) : "";
+        int w = snprintf(buf + k, size - k, "%s%s%s%s%s%s%s", i ? " " : "", on, t[i].s, *t[i].as ? "(" : "", t[i].as,
+                         *t[i].as ? ")" : "", *on ? col(d, C_OFF) : "");
+        if (w < 0)
+            break;
+        k += (size_t)w;
+    }
+}
+
+static void cards_col(const ViewDoc *d, Cards c, char *buf, size_t size)
+{
+    CardTok t[53];
+    toks(d, t, viewfmt_cards(c, t), buf, size);
+}
+
+static void move_col(const ViewDoc *d, Move m, char *buf, size_t size)
+{
+    CardTok t[6];
+    int n = viewfmt_move(m, t);
+    if (!n)
+        snprintf(buf, size, "%spass%s", col(d, C_DIM), col(d, C_OFF));
+    else
+        toks(d, t, n, buf, size);
+}
+
+static void label(const ViewGame *g, int p, char *buf, size_t size)
+{
+    snprintf(buf, size, "p%d %.13s", p, g->names[p]);
+}
+
+static const char *mark_colour(const ViewDoc *d, int mark)
+{
+    return mark == MARK_VERY_BAD ? (d->color ? C_BOLD C_RED : "")
+           : mark == MARK_BAD    ? col(d, C_MAGENTA)
+           : mark == MARK_DOUBTFUL ? col(d, C_YELLOW)
+                                   : "";
+}
+
+/* The verdict on one judged decision, on its own line(s) under the play or gift. */
+static void verdict(FILE *f, const ViewDoc *d, const ReviewDecision *x)
+{
+    char best[96], what[96] = "";
+    viewfmt_choice_text(&x->best, x->exchange, best, sizeof best);
+    if (x->loss > 0) {
+        if (x->mark)
+            snprintf(what, sizeof what, "%s:%s ", review_mark_name(x->mark),
+                     x->sure && x->mark == MARK_VERY_BAD ? " passed up a certain win," : "");
+        fprintf(f, "        %s%-2s %sloss %.3f%s · value %.3f · best %s %.3f · %d choices · luck %+.3f\n",
+                mark_colour(d, x->mark), review_mark_symbol(x->mark), what, x->loss, x->mark ? col(d, C_OFF) : "",
+                x->chosen.q, best, x->best.q, x->nchoices, x->luck);
+    } else {
+        fprintf(f, "        %s=  the best · value %.3f · %d choices · luck %+.3f%s\n", col(d, C_DIM), x->chosen.q,
+                x->nchoices, x->luck, col(d, C_OFF));
+    }
+    if (d->alternatives) {
+        fprintf(f, "           best choices:");
+        for (int k = 0; k < x->ntop; k++) {
+            char t[96];
+            viewfmt_choice_text(&x->top[k], x->exchange, t, sizeof t);
+            fprintf(f, "%s %s %.3f", k ? " ·" : "", t, x->top[k].q);
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void rule(FILE *f, const ViewDoc *d, const char *title)
+{
+    fprintf(f, "%s══ %s ", col(d, C_BOLD), title);
+    for (int k = width(title) + 4; k < 80; k++)
+        fputs("═", f);
+    fprintf(f, "%s\n", col(d, C_OFF));
+}
+
+static void heading(FILE *f, const ViewDoc *d, const char *s) { fprintf(f, "%s%s%s\n", col(d, C_BOLD), s, col(d, C_OFF)); }
+
+static void hands(FILE *f, const ViewDoc *d, const ViewGame *g, const Cards h[NPLAYERS], int with_class)
+{
+    const GameRecord *rec = g->view->rec;
+    char lb[32], cs[600];
+    for (int p = 0; p < NPLAYERS; p++) {
+        label(g, p, lb, sizeof lb);
+        fputs("  ", f);
+        padded(f, lb, 17);
+        if (with_class && g->view->exchange)
+            padded(f, gameview_class_name(rec->cls[p]), 10);
+        cards_col(d, h[p], cs, sizeof cs);
+        fprintf(f, "%s  (%d)\n", cs, cards_count(h[p]));
+    }
+}
+
+void view_text_game(FILE *f, const ViewDoc *d, const ViewGame *g)
+{
+    const GameView *v = g->view;
+    const GameRecord *rec = v->rec;
+    char b[640], lb[32], lb2[32];
+    if (g->set >= 0)
+        snprintf(b, sizeof b, "game %d · set %ld of %s · index %ld", rec->number, g->set, d->source, g->index);
+    else
+        snprintf(b, sizeof b, "game %d · %s · index %ld", rec->number, d->source, g->index);
+    rule(f, d, b);
+    fprintf(f, "seats   ");
+    for (int s = 0; s < NPLAYERS; s++)
+        fprintf(f, "%sp%d", s ? " → " : "", rec->seat[s]);
+    fprintf(f, "   (the order of play; the deal began with p%d)\n", rec->dealer);
+    if (!v->exchange)
+        fprintf(f, "no exchange: the first game of a class period\n");
+
+    fprintf(f, "\n");
+    heading(f, d, v->exchange ? "deal                   class before" : "deal");
+    hands(f, d, g, rec->dealt, 1);
+    DecisionCursor cur = {g->review, 0};
+    if (v->exchange) {
+        fprintf(f, "\n");
+        heading(f, d, "exchange");
+        for (int k = 0; k < v->ngifts; k++) {
+            const ViewGift *x = &v->gifts[k];
+            snprintf(lb, sizeof lb, "p%d (%s)", x->from, gameview_class_name(rec->cls[x->from]));
+            snprintf(lb2, sizeof lb2, "p%d (%s)", x->to, gameview_class_name(rec->cls[x->to]));
+            cards_col(d, x->cards, b, sizeof b);
+            fputs("  ", f);
+            padded(f, lb, 15);
+            fputs(" → ", f);
+            padded(f, lb2, 15);
+            padded(f, b, 8);
+            fprintf(f, "  %s%s%s\n", col(d, C_DIM), x->chosen ? "its choice" : "its strongest, by the rules",
+                    col(d, C_OFF));
+            const ReviewDecision *x2 = x->chosen ? viewfmt_decision(&cur, -1, x->from) : NULL;
+            if (x2)
+                verdict(f, d, x2);
+        }
+        fprintf(f, "\n");
+        heading(f, d, "hands after the exchange");
+        hands(f, d, g, rec->original, 0);
+    }
+
+    for (int t = 0; t < v->ntricks; t++) {
+        const ViewTrick *tr = &v->tricks[t];
+        const ViewPlay *p0 = &v->plays[tr->first];
+        label(g, tr->leader, lb, sizeof lb);
+        fprintf(f, "\n%strick %d · %s leads%s%s%s\n", col(d, C_BOLD), t + 1, lb,
+                t == 0 ? " (holds the 3♦)" : "", p0->rev ? " · revolution in effect" : "", col(d, C_OFF));
+        if (t == 0)
+            fprintf(f, "%s   ply  player           move                left  notes%s\n", col(d, C_DIM), col(d, C_OFF));
+        for (int i = tr->first; i < tr->first + tr->n; i++) {
+            const ViewPlay *p = &v->plays[i];
+            char mv[200], notes[200];
+            label(g, p->player, lb, sizeof lb);
+            move_col(d, p->move, mv, sizeof mv);
+            viewfmt_notes(p, notes, sizeof notes);
+            fprintf(f, "  %4d  ", p->ply);
+            padded(f, lb, 17);
+            padded(f, mv, 19);
+            fprintf(f, "%4d%s%s%s%s\n", p->left, *notes ? "  " : "", *notes ? col(d, C_CYAN) : "", notes,
+                    *notes ? col(d, C_OFF) : "");
+            const ReviewDecision *x = viewfmt_decision(&cur, p->ply, -1);
+            if (x)
+                verdict(f, d, x);
+        }
+    }
+
+    fprintf(f, "\n");
+    heading(f, d, "result");
+    for (int c = 0; c < NPLAYERS; c++) {
+        const int p = v->order[c];
+        label(g, p, lb, sizeof lb);
+        fprintf(f, "  %d. ", c + 1);
+        padded(f, lb, 17);
+        fprintf(f, "%-10s %d point%s\n", gameview_class_name(c), v->points[p], v->points[p] == 1 ? "" : "s");
+    }
+    if (rec->stalemate)
+        fprintf(f, "  (ended by %d passes in a row: the places of those still holding cards were drawn)\n",
+                STALEMATE_PASSES);
+    if (g->review && g->summary) {
+        const char *nm[NPLAYERS];
+        for (int p = 0; p < NPLAYERS; p++)
+            nm[p] = g->names[p];
+        fprintf(f, "\n");
+        view_text_summary(f, d, g->summary, 1, nm);
+    }
+    fprintf(f, "\n");
+}
+
+void view_text_summary(FILE *f, const ViewDoc *d, const ReviewSummary s[NPLAYERS], int ngames,
+                       const char *const *names)
+{
+    const ReviewConfig *rc = d->rc;
+    char h[200];
+    snprintf(h, sizeof h, "analysis%s: evaluator %s, %d paired worlds a decision, seed %llu", ngames > 1 ? " of the games" : "",
+             rc ? rc->evaluator : "?", rc ? rc->worlds : 0, rc ? (unsigned long long)rc->seed : 0ULL);
+    heading(f, d, h);
+    fprintf(f, "  %-16s %6s %8s  %-18s %3s %3s %3s %7s %6s\n", "player", "judged", "err rate", "interval", "?!", "?", "??",
+            "luck", "result");
+    for (int p = 0; p < NPLAYERS; p++) {
+        const ReviewSummary *x = &s[p];
+        if (!x->games)
+            continue;
+        char lb[32], iv[40] = "-", rate[16] = "-";
+        snprintf(lb, sizeof lb, "p%d %.13s", p, names[p]);
+        if (!isnan(x->lo))
+            snprintf(iv, sizeof iv, "[%.4f, %.4f]", x->lo, x->hi);
+        if (!isnan(x->rate))
+            snprintf(rate, sizeof rate, "%.4f", x->rate);
+        fprintf(f, "  %-16s %6ld %8s  %-18s %3ld %3ld %3ld %+7.3f %6.3f\n", lb, x->judged, rate, iv,
+                x->marks[MARK_DOUBTFUL], x->marks[MARK_BAD], x->marks[MARK_VERY_BAD], x->luck,
+                ngames ? x->result / ngames : NAN);
+    }
+    double average = NAN;
+    for (int p = NPLAYERS - 1; p >= 0; p--)
+        if (s[p].games)
+            average = s[p].average / (double)s[p].games;
+    fprintf(f, "  %serror rate: mean loss a judged decision; interval: %g%% bootstrap percentile over %s (%d\n"
+               "  replicates). Marks at a loss of %.2f (?! doubtful), %.2f (? bad), %.2f (?? very bad). Luck: the\n"
+               "  change in the player's value over what it did not choose. Result: mean reward (the average is\n"
+               "  %.3f); result - average = luck - loss. In the evaluator's reward units (by default\n"
+               "  (4 - class) / 4: 0.25 = one class = one point).%s\n",
+            col(d, C_DIM), 100 * d->confidence, ngames > 1 ? "games" : "the game's decisions", d->bootstrap,
+            rc ? rc->mark_at[0] : REVIEW_DOUBTFUL, rc ? rc->mark_at[1] : REVIEW_BAD, rc ? rc->mark_at[2] : REVIEW_VERY_BAD,
+            average, col(d, C_OFF));
+}
