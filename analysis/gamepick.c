@@ -65,7 +65,7 @@ static int pick_file(const GamePick *p, PickFn fn, void *ctx, char *err, size_t 
                      w.hi);
         return -1;
     }
-    if (!p->by_index && p->from == p->to && w.picked > 1) {
+    if (!p->by_index && p->from >= 0 && p->from == p->to && w.picked > 1) {
         snprintf(err, errsz, "%s holds %ld games numbered %ld (at positions %ld, %ld%s): pick one with --index", p->kifu,
                  w.picked, p->from, w.first_hit, w.second_hit, w.picked > 2 ? ", ..." : "");
         return -1;

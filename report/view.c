@@ -86,30 +86,58 @@ static const char *mark_colour(const ViewDoc *d, int mark)
                                    : "";
 }
 
-/* The verdict on one judged decision, on its own line(s) under the play or gift. */
+/* Text wrapped at 80 columns on spaces (its leading spaces kept), printed from column `start` on,
+ * each line after the first indented by `indent`. */
+static void wrapped(FILE *f, const char *text, int start, int indent)
+{
+    int lead = 0;
+    while (text[lead] == ' ')
+        lead++;
+    int at = start + lead, empty = 1; /* columns used; nothing but indentation on the line yet */
+    fprintf(f, "%*s", lead, "");
+    for (const char *p = text + lead; *p;) {
+        const size_t len = strcspn(p, " ");
+        char word[256];
+        snprintf(word, sizeof word, "%.*s", (int)(len < 255 ? len : 255), p);
+        const int ww = width(word);
+        if (!empty && at + 1 + ww > 80) {
+            fprintf(f, "\n%*s", indent, "");
+            at = indent;
+            empty = 1;
+        }
+        fprintf(f, "%s%s", empty ? "" : " ", word);
+        at += !empty + ww;
+        empty = 0;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
+
+/* The verdict on one judged decision, on its own line(s) under the play or gift:
+ * "?? loss 0.250 very bad: 0.500, best 10♥ J♥ Q♥ 0.750; luck +0.000". */
 static void verdict(FILE *f, const ViewDoc *d, const ReviewDecision *x)
 {
-    char best[96], what[96] = "";
+    char best[96], b[600];
     viewfmt_choice_text(&x->best, x->exchange, best, sizeof best);
-    if (x->loss > 0) {
-        if (x->mark)
-            snprintf(what, sizeof what, "%s:%s ", review_mark_name(x->mark),
-                     x->sure && x->mark == MARK_VERY_BAD ? " passed up a certain win," : "");
-        fprintf(f, "        %s%-2s %sloss %.3f%s · value %.3f · best %s %.3f · %d choices · luck %+.3f\n",
-                mark_colour(d, x->mark), review_mark_symbol(x->mark), what, x->loss, x->mark ? col(d, C_OFF) : "",
-                x->chosen.q, best, x->best.q, x->nchoices, x->luck);
-    } else {
-        fprintf(f, "        %s=  the best · value %.3f · %d choices · luck %+.3f%s\n", col(d, C_DIM), x->chosen.q,
-                x->nchoices, x->luck, col(d, C_OFF));
-    }
+    if (x->loss > 0)
+        snprintf(b, sizeof b, "        %s%-2s loss %.3f%s%s%s: %.3f, best %s %.3f; luck %+.3f", mark_colour(d, x->mark),
+                 review_mark_symbol(x->mark), x->loss, x->mark ? " " : "", review_mark_name(x->mark),
+                 x->mark ? col(d, C_OFF) : "", x->chosen.q, best, x->best.q, x->luck);
+    else
+        snprintf(b, sizeof b, "        %s=  the best: %.3f; luck %+.3f%s", col(d, C_DIM), x->chosen.q, x->luck, col(d, C_OFF));
+    wrapped(f, b, 0, 11);
+    if (x->sure && x->mark == MARK_VERY_BAD)
+        fprintf(f, "           %sa certain win passed up%s\n", mark_colour(d, x->mark), col(d, C_OFF));
     if (d->alternatives) {
-        fprintf(f, "           best choices:");
-        for (int k = 0; k < x->ntop; k++) {
+        int n = snprintf(b, sizeof b, "           best of %d:", x->nchoices);
+        for (int k = 0; k < x->ntop && n > 0 && (size_t)n < sizeof b; k++) {
             char t[96];
             viewfmt_choice_text(&x->top[k], x->exchange, t, sizeof t);
-            fprintf(f, "%s %s %.3f", k ? " ·" : "", t, x->top[k].q);
+            n += snprintf(b + n, sizeof b - (size_t)n, "%s %s %.3f", k ? " ·" : "", t, x->top[k].q);
         }
-        fprintf(f, "\n");
+        wrapped(f, b, 0, 13);
     }
 }
 
@@ -200,8 +228,15 @@ void view_text_game(FILE *f, const ViewDoc *d, const ViewGame *g)
             fprintf(f, "  %4d  ", p->ply);
             padded(f, lb, 17);
             padded(f, mv, 19);
-            fprintf(f, "%4d%s%s%s%s\n", p->left, *notes ? "  " : "", *notes ? col(d, C_CYAN) : "", notes,
-                    *notes ? col(d, C_OFF) : "");
+            fprintf(f, "%4d", p->left);
+            if (*notes) { /* the notes start at column 50, and continue there */
+                char nb[300];
+                snprintf(nb, sizeof nb, "%s%s%s", col(d, C_CYAN), notes, col(d, C_OFF));
+                fputs("  ", f);
+                wrapped(f, nb, 50, 50);
+            } else {
+                fputc('\n', f);
+            }
             const ReviewDecision *x = viewfmt_decision(&cur, p->ply, -1);
             if (x)
                 verdict(f, d, x);
@@ -238,7 +273,7 @@ void view_text_summary(FILE *f, const ViewDoc *d, const ReviewSummary s[NPLAYERS
     snprintf(h, sizeof h, "analysis%s: evaluator %s, %d paired worlds a decision, seed %llu", ngames > 1 ? " of the games" : "",
              rc ? rc->evaluator : "?", rc ? rc->worlds : 0, rc ? (unsigned long long)rc->seed : 0ULL);
     heading(f, d, h);
-    fprintf(f, "  %-16s %6s %8s  %-18s %3s %3s %3s %7s %6s\n", "player", "judged", "err rate", "interval", "?!", "?", "??",
+    fprintf(f, "  %-16s %6s %8s  %-17s %3s %3s %3s %7s %6s\n", "player", "judged", "err rate", "interval", "?!", "?", "??",
             "luck", "result");
     for (int p = 0; p < NPLAYERS; p++) {
         const ReviewSummary *x = &s[p];
@@ -250,20 +285,25 @@ void view_text_summary(FILE *f, const ViewDoc *d, const ReviewSummary s[NPLAYERS
             snprintf(iv, sizeof iv, "[%.4f, %.4f]", x->lo, x->hi);
         if (!isnan(x->rate))
             snprintf(rate, sizeof rate, "%.4f", x->rate);
-        fprintf(f, "  %-16s %6ld %8s  %-18s %3ld %3ld %3ld %+7.3f %6.3f\n", lb, x->judged, rate, iv,
-                x->marks[MARK_DOUBTFUL], x->marks[MARK_BAD], x->marks[MARK_VERY_BAD], x->luck,
-                ngames ? x->result / ngames : NAN);
+        fprintf(f, "  %-16s %6ld %8s  %-17s %3ld %3ld %3ld %+7.3f %6.3f\n", lb, x->judged, rate, iv,
+                x->marks[MARK_DOUBTFUL], x->marks[MARK_BAD], x->marks[MARK_VERY_BAD], x->luck / (double)x->games,
+                x->result / (double)x->games);
     }
     double average = NAN;
     for (int p = NPLAYERS - 1; p >= 0; p--)
         if (s[p].games)
             average = s[p].average / (double)s[p].games;
-    fprintf(f, "  %serror rate: mean loss a judged decision; interval: %g%% bootstrap percentile over %s (%d\n"
-               "  replicates). Marks at a loss of %.2f (?! doubtful), %.2f (? bad), %.2f (?? very bad). Luck: the\n"
-               "  change in the player's value over what it did not choose. Result: mean reward (the average is\n"
-               "  %.3f); result - average = luck - loss. In the evaluator's reward units (by default\n"
-               "  (4 - class) / 4: 0.25 = one class = one point).%s\n",
-            col(d, C_DIM), 100 * d->confidence, ngames > 1 ? "games" : "the game's decisions", d->bootstrap,
-            rc ? rc->mark_at[0] : REVIEW_DOUBTFUL, rc ? rc->mark_at[1] : REVIEW_BAD, rc ? rc->mark_at[2] : REVIEW_VERY_BAD,
-            average, col(d, C_OFF));
+    char legend[1024];
+    snprintf(legend, sizeof legend,
+             "  error rate: the mean loss of a judged decision; interval: %g%% bootstrap percentile over %s (%d "
+             "replicates). Marks at a loss of %.2f (?! doubtful), %.2f (? bad), %.2f (?? very bad) or a certain win "
+             "passed up. Luck: the change in the player's value over what it did not choose. Result: the reward%s "
+             "(the average is %.3f); result - average = luck - loss. In the evaluator's reward units (by default "
+             "(4 - class) / 4: 0.25 = one class = one point).",
+             100 * d->confidence, ngames > 1 ? "games" : "the game's decisions", d->bootstrap,
+             rc ? rc->mark_at[0] : REVIEW_DOUBTFUL, rc ? rc->mark_at[1] : REVIEW_BAD,
+             rc ? rc->mark_at[2] : REVIEW_VERY_BAD, ngames > 1 ? "; luck and result per game" : "", average);
+    fputs(col(d, C_DIM), f);
+    wrapped(f, legend, 0, 2);
+    fputs(col(d, C_OFF), f);
 }

@@ -22,7 +22,7 @@ static const char CSS[] =
     ".mv .who{font-size:11px;color:#555;display:block}.mv .ps{color:#999;font:12px monospace}"
     ".ev{font-size:11px;color:#06c;display:block}.mk{font-weight:bold;padding:0 3px;border-radius:3px}"
     ".m1{background:#fff2a8}.m2{background:#ffc58a}.m3{background:#ff8a8a}.best{color:#080}"
-    "table.tricks td{vertical-align:top}section.game{margin-bottom:40px}"
+    "table.tricks td{vertical-align:top}section.game{margin-bottom:40px}.nw{white-space:nowrap}"
     "@media print{section.game{page-break-before:always}}";
 
 const char *view_html_css(void) { return CSS; }
@@ -70,8 +70,9 @@ static void choice_html(FILE *f, const ReviewChoice *c, int exchange)
 
 static void who(FILE *f, const ViewGame *g, int p)
 {
-    fprintf(f, "p%d ", p);
+    fprintf(f, "<span class=\"nw\">p%d ", p);
     html_esc(f, g->names[p]);
+    fprintf(f, "</span>");
 }
 
 static void mark_span(FILE *f, const ReviewDecision *x)
@@ -163,10 +164,10 @@ static void summary_table(FILE *f, const ViewDoc *d, const ReviewSummary *s, con
 
 static void verdict_row(FILE *f, const ViewDoc *d, const ViewGame *g, const ReviewDecision *x, const ViewPlay *p)
 {
-    fprintf(f, "<tr><td>%s</td><td class=\"l\">", x->exchange ? "gift" : "");
-    if (!x->exchange)
-        fprintf(f, "%d", x->ply);
-    fprintf(f, "</td><td class=\"l\">");
+    if (x->exchange)
+        fprintf(f, "<tr><td>gift</td><td class=\"l\">");
+    else
+        fprintf(f, "<tr><td>%d</td><td class=\"l\">", x->ply);
     who(f, g, x->player);
     fprintf(f, "</td><td class=\"l\">");
     if (p && !p->lead)
@@ -296,8 +297,7 @@ void view_html_game(FILE *f, const ViewDoc *d, const ViewGame *g)
                    "drawn.</p>\n",
                 STALEMATE_PASSES);
     if (g->review) {
-        fprintf(f, "<h3>The evaluator's verdicts</h3>\n<table><tr><th>gift</th><th class=\"l\">ply</th><th class=\"l\">"
-                   "player</th><th class=\"l\">table</th><th class=\"l\">chosen</th><th>value</th><th class=\"l\">best"
+        fprintf(f, "<h3>The evaluator's verdicts</h3>\n<table><tr><th>ply</th><th class=\"l\">player</th><th class=\"l\">table</th><th class=\"l\">chosen</th><th>value</th><th class=\"l\">best"
                    "</th><th>value</th><th>loss</th><th class=\"l\">mark</th><th>choices</th><th>luck</th>%s</tr>\n",
                 d->alternatives ? "<th class=\"l\">best choices</th>" : "");
         int k = 0;
