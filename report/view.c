@@ -34,6 +34,105 @@ static int width(const char *s)
     return w;
 }
 
+/* A line being built (the text view prints a line with one write; printf on every piece is
+ * most of the time of a view otherwise): its bytes and its display columns. */
+typedef struct Line {
+    char s[2048];
+    size_t n;
+    int w;
+} Line;
+
+static void l_put(Line *l, const char *s, size_t len, int cols)
+{
+    if (l->n + len < sizeof l->s) {
+        memcpy(l->s + l->n, s, len);
+        l->n += len;
+        l->w += cols;
+    }
+}
+
+static void l_text(Line *l, const char *s) { l_put(l, s, strlen(s), width(s)); }
+
+/* Spaces up to column `to`. */
+static void l_pad(Line *l, int to)
+{
+    static const char SP[] = "                                                                                ";
+    if (l->w < to)
+        l_put(l, SP, (size_t)(to - l->w < 80 ? to - l->w : 80), to - l->w < 80 ? to - l->w : 80);
+}
+
+/* v right-aligned in w columns. */
+static void l_int(Line *l, int v, int w)
+{
+    char b[16];
+    int k = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do
+        b[15 - k++] = (char)('0' + u % 10);
+    while ((u /= 10) && k < 15);
+    if (v < 0 && k < 16)
+        b[15 - k++] = '-';
+    for (int i = k; i < w; i++)
+        l_put(l, " ", 1, 1);
+    l_put(l, b + 16 - k, (size_t)k, k);
+}
+
+static void l_end(FILE *f, Line *l)
+{
+    l->s[l->n++] = '\n';
+    fwrite(l->s, 1, l->n, f);
+    l->n = 0;
+    l->w = 0;
+}
+
+/* Card tokens, the red suits coloured, space separated. */
+static void l_toks(Line *l, const ViewDoc *d, const CardTok *t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *on = t[i].joker ? col(d, C_BOLD) : t[i].red ? col(d, C_RED) : "";
+        if (i)
+            l_put(l, " ", 1, 1);
+        l_put(l, on, strlen(on), 0);
+        l_put(l, t[i].s, strlen(t[i].s), t[i].cols);
+        if (*t[i].as) {
+            l_put(l, "(", 1, 1);
+            l_put(l, t[i].as, strlen(t[i].as), t[i].as_cols);
+            l_put(l, ")", 1, 1);
+        }
+        if (*on)
+            l_put(l, C_OFF, strlen(C_OFF), 0);
+    }
+}
+
+static void l_cards(Line *l, const ViewDoc *d, Cards c)
+{
+    CardTok t[53];
+    l_toks(l, d, t, viewfmt_cards(c, t));
+}
+
+static void l_move(Line *l, const ViewDoc *d, Move m)
+{
+    CardTok t[6];
+    int n = viewfmt_move(m, t);
+    if (n) {
+        l_toks(l, d, t, n);
+    } else {
+        l_text(l, col(d, C_DIM));
+        l_put(l, "pass", 4, 4);
+        l_text(l, col(d, C_OFF));
+    }
+}
+
+/* Text (a card set) into a buffer, for the lines not built with Line. */
+static void cards_col(const ViewDoc *d, Cards c, char *buf, size_t size)
+{
+    Line l;
+    l.n = 0;
+    l.w = 0;
+    l_cards(&l, d, c);
+    snprintf(buf, size, "%.*s", (int)l.n, l.s);
+}
+
 /* s, then spaces up to w columns. */
 static void padded(FILE *f, const char *s, int w)
 {
@@ -42,40 +141,17 @@ static void padded(FILE *f, const char *s, int w)
         fputc(' ', f);
 }
 
-/* Card tokens with the red suits coloured. */
-static void toks(const ViewDoc *d, const CardTok *t, int n, char *buf, size_t size)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    for (int i = 0; i < n && k < size; i++) {
-        const char *on = t[i].joker ? col(d, C_BOLD) : t[i].red ? col(d, C_RED) : "";
-        int w = snprintf(buf + k, size - k, "%s%s%s%s%s%s%s", i ? " " : "", on, t[i].s, *t[i].as ? "(" : "", t[i].as,
-                         *t[i].as ? ")" : "", *on ? col(d, C_OFF) : "");
-        if (w < 0)
-            break;
-        k += (size_t)w;
-    }
-}
-
-static void cards_col(const ViewDoc *d, Cards c, char *buf, size_t size)
-{
-    CardTok t[53];
-    toks(d, t, viewfmt_cards(c, t), buf, size);
-}
-
-static void move_col(const ViewDoc *d, Move m, char *buf, size_t size)
-{
-    CardTok t[6];
-    int n = viewfmt_move(m, t);
-    if (!n)
-        snprintf(buf, size, "%spass%s", col(d, C_DIM), col(d, C_OFF));
-    else
-        toks(d, t, n, buf, size);
-}
-
+/* "p3 name" (the name cut at 13 bytes), without printf. */
 static void label(const ViewGame *g, int p, char *buf, size_t size)
 {
-    snprintf(buf, size, "p%d %.13s", p, g->names[p]);
+    const size_t k = strnlen(g->names[p], 13);
+    if (size < k + 4)
+        return;
+    buf[0] = 'p';
+    buf[1] = (char)('0' + p);
+    buf[2] = ' ';
+    memcpy(buf + 3, g->names[p], k);
+    buf[3 + k] = 0;
 }
 
 static const char *mark_colour(const ViewDoc *d, int mark)
@@ -143,26 +219,48 @@ static void verdict(FILE *f, const ViewDoc *d, const ReviewDecision *x)
 
 static void rule(FILE *f, const ViewDoc *d, const char *title)
 {
-    fprintf(f, "%s══ %s ", col(d, C_BOLD), title);
-    for (int k = width(title) + 4; k < 80; k++)
-        fputs("═", f);
-    fprintf(f, "%s\n", col(d, C_OFF));
+    Line l;
+    l.n = 0;
+    l.w = 0;
+    l_text(&l, col(d, C_BOLD));
+    l_text(&l, "══ ");
+    l_text(&l, title);
+    l_put(&l, " ", 1, 1);
+    while (l.w < 80)
+        l_put(&l, "═", strlen("═"), 1);
+    l_text(&l, col(d, C_OFF));
+    l_end(f, &l);
 }
 
-static void heading(FILE *f, const ViewDoc *d, const char *s) { fprintf(f, "%s%s%s\n", col(d, C_BOLD), s, col(d, C_OFF)); }
+static void heading(FILE *f, const ViewDoc *d, const char *s)
+{
+    fputs(col(d, C_BOLD), f);
+    fputs(s, f);
+    fputs(col(d, C_OFF), f);
+    fputc('\n', f);
+}
 
 static void hands(FILE *f, const ViewDoc *d, const ViewGame *g, const Cards h[NPLAYERS], int with_class)
 {
     const GameRecord *rec = g->view->rec;
-    char lb[32], cs[600];
+    char lb[32];
+    Line l;
+    l.n = 0;
+    l.w = 0;
     for (int p = 0; p < NPLAYERS; p++) {
         label(g, p, lb, sizeof lb);
-        fputs("  ", f);
-        padded(f, lb, 17);
-        if (with_class && g->view->exchange)
-            padded(f, gameview_class_name(rec->cls[p]), 10);
-        cards_col(d, h[p], cs, sizeof cs);
-        fprintf(f, "%s  (%d)\n", cs, cards_count(h[p]));
+        l_put(&l, "  ", 2, 2);
+        l_text(&l, lb);
+        l_pad(&l, 19);
+        if (with_class && g->view->exchange) {
+            l_text(&l, gameview_class_name(rec->cls[p]));
+            l_pad(&l, 29);
+        }
+        l_cards(&l, d, h[p]);
+        l_put(&l, "  (", 3, 3);
+        l_int(&l, cards_count(h[p]), 0);
+        l_put(&l, ")", 1, 1);
+        l_end(f, &l);
     }
 }
 
@@ -176,10 +274,18 @@ void view_text_game(FILE *f, const ViewDoc *d, const ViewGame *g)
     else
         snprintf(b, sizeof b, "game %d · %s · index %ld", rec->number, d->source, g->index);
     rule(f, d, b);
-    fprintf(f, "seats   ");
-    for (int s = 0; s < NPLAYERS; s++)
-        fprintf(f, "%sp%d", s ? " → " : "", rec->seat[s]);
-    fprintf(f, "   (the order of play; the deal began with p%d)\n", rec->dealer);
+    Line sl;
+    sl.n = 0;
+    sl.w = 0;
+    l_text(&sl, "seats   ");
+    for (int s = 0; s < NPLAYERS; s++) {
+        l_text(&sl, s ? " → p" : "p");
+        l_int(&sl, rec->seat[s], 0);
+    }
+    l_text(&sl, "   (the order of play; the deal began with p");
+    l_int(&sl, rec->dealer, 0);
+    l_text(&sl, ")");
+    l_end(f, &sl);
     if (!v->exchange)
         fprintf(f, "no exchange: the first game of a class period\n");
 
@@ -211,31 +317,50 @@ void view_text_game(FILE *f, const ViewDoc *d, const ViewGame *g)
         hands(f, d, g, rec->original, 0);
     }
 
+    char labels[NPLAYERS][32];
+    for (int p = 0; p < NPLAYERS; p++)
+        label(g, p, labels[p], sizeof labels[p]);
     for (int t = 0; t < v->ntricks; t++) {
         const ViewTrick *tr = &v->tricks[t];
         const ViewPlay *p0 = &v->plays[tr->first];
-        label(g, tr->leader, lb, sizeof lb);
-        fprintf(f, "\n%strick %d · %s leads%s%s%s\n", col(d, C_BOLD), t + 1, lb,
-                t == 0 ? " (holds the 3♦)" : "", p0->rev ? " · revolution in effect" : "", col(d, C_OFF));
+        Line h;
+    h.n = 0;
+    h.w = 0;
+        l_put(&h, "\n", 1, 0);
+        l_text(&h, col(d, C_BOLD));
+        l_text(&h, "trick ");
+        l_int(&h, t + 1, 0);
+        l_text(&h, " · ");
+        l_text(&h, labels[tr->leader]);
+        l_text(&h, t == 0 ? " leads (holds the 3♦)" : " leads");
+        l_text(&h, p0->rev ? " · revolution in effect" : "");
+        l_text(&h, col(d, C_OFF));
+        l_end(f, &h);
         if (t == 0)
             fprintf(f, "%s   ply  player           move                left  notes%s\n", col(d, C_DIM), col(d, C_OFF));
         for (int i = tr->first; i < tr->first + tr->n; i++) {
             const ViewPlay *p = &v->plays[i];
-            char mv[200], notes[200];
-            label(g, p->player, lb, sizeof lb);
-            move_col(d, p->move, mv, sizeof mv);
+            char notes[200];
+            Line l;
+    l.n = 0;
+    l.w = 0;
+            l_put(&l, "  ", 2, 2);
+            l_int(&l, p->ply, 4);
+            l_put(&l, "  ", 2, 2);
+            l_text(&l, labels[p->player]);
+            l_pad(&l, 25);
+            l_move(&l, d, p->move);
+            l_pad(&l, 44);
+            l_int(&l, p->left, 4);
             viewfmt_notes(p, notes, sizeof notes);
-            fprintf(f, "  %4d  ", p->ply);
-            padded(f, lb, 17);
-            padded(f, mv, 19);
-            fprintf(f, "%4d", p->left);
             if (*notes) { /* the notes start at column 50, and continue there */
                 char nb[300];
                 snprintf(nb, sizeof nb, "%s%s%s", col(d, C_CYAN), notes, col(d, C_OFF));
-                fputs("  ", f);
+                l_put(&l, "  ", 2, 2);
+                fwrite(l.s, 1, l.n, f);
                 wrapped(f, nb, 50, 50);
             } else {
-                fputc('\n', f);
+                l_end(f, &l);
             }
             const ReviewDecision *x = viewfmt_decision(&cur, p->ply, -1);
             if (x)
@@ -247,10 +372,19 @@ void view_text_game(FILE *f, const ViewDoc *d, const ViewGame *g)
     heading(f, d, "result");
     for (int c = 0; c < NPLAYERS; c++) {
         const int p = v->order[c];
-        label(g, p, lb, sizeof lb);
-        fprintf(f, "  %d. ", c + 1);
-        padded(f, lb, 17);
-        fprintf(f, "%-10s %d point%s\n", gameview_class_name(c), v->points[p], v->points[p] == 1 ? "" : "s");
+        Line l;
+    l.n = 0;
+    l.w = 0;
+        l_put(&l, "  ", 2, 2);
+        l_int(&l, c + 1, 0);
+        l_put(&l, ". ", 2, 2);
+        l_text(&l, labels[p]);
+        l_pad(&l, 22);
+        l_text(&l, gameview_class_name(c));
+        l_pad(&l, 33);
+        l_int(&l, v->points[p], 0);
+        l_text(&l, v->points[p] == 1 ? " point" : " points");
+        l_end(f, &l);
     }
     if (rec->stalemate)
         fprintf(f, "  (ended by %d passes in a row: the places of those still holding cards were drawn)\n",

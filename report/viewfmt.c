@@ -4,15 +4,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Built without printf: a view prints some 150 cards a game. */
 static void card_tok(int bit, CardTok *t)
 {
-    memset(t, 0, sizeof t[0]);
+    static const char *const RANK[16] = {"?", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "?", "?"};
+    static const char SUIT[4][4] = {"\u2663", "\u2666", "\u2665", "\u2660"}; /* 3 bytes each in UTF-8 */
+    t->as[0] = 0;
+    t->as_cols = 0;
     if (bit == JOKER_BIT) {
-        snprintf(t->s, sizeof t->s, "JK");
+        memcpy(t->s, "JK", 3);
+        t->cols = 2;
         t->joker = 1;
+        t->red = 0;
         return;
     }
-    cards_format_pretty(1ULL << bit, t->s, sizeof t->s);
+    const char *r = RANK[bit >> 2];
+    const size_t k = strlen(r);
+    memcpy(t->s, r, k);
+    memcpy(t->s + k, SUIT[bit & 3], 3);
+    t->s[k + 3] = 0;
+    t->cols = (int)k + 1;
+    t->joker = 0;
     t->red = (bit & 3) == SUIT_D || (bit & 3) == SUIT_H;
 }
 
@@ -42,7 +54,8 @@ int viewfmt_move(Move m, CardTok *out)
             if (col >= COL_MIN && col <= COL_MAX) { /* the slots below the 3 and above the 2 have no name */
                 CardTok as;
                 card_tok(b, &as);
-                snprintf(out[n].as, sizeof out[n].as, "%s", as.s);
+                memcpy(out[n].as, as.s, sizeof as.s);
+                out[n].as_cols = as.cols;
                 out[n].red = as.red;
             }
             n++;
@@ -125,6 +138,8 @@ void viewfmt_notes(const ViewPlay *p, char *buf, size_t size)
     size_t k = 0;
     char part[64];
     buf[0] = 0;
+    if (!p->eight && p->place < 0 && !(p->ev & (EV_REVOLUTION | EV_LOCK | EV_CLEAR | EV_STALEMATE)))
+        return; /* most plays */
 #define NOTE(...)                                                                                                  \
     do {                                                                                                           \
         snprintf(part, sizeof part, __VA_ARGS__);                                                                  \
