@@ -41,7 +41,7 @@ static void usage(FILE *f)
             "  -o, --out FILE       write one self-contained HTML page (JSON with --json) instead of the terminal\n"
             "  --json               JSON (on stdout, or into --out)\n"
             "  --color WHEN         auto (a terminal, NO_COLOR unset), always or never\n"
-            "  --analyze            judge every decision (CPU-heavy: about 5 s a game with the defaults on 2 cores)\n"
+            "  --analyze            judge every decision (CPU-heavy: about 0.5 s a game with the defaults, 2 cores)\n"
             "  --players LIST       judge these players only (names as in the records; default everyone)\n"
             "  --evaluator SPEC     an mc player (default mc)\n"
             "  --worlds N           paired worlds per decision (100)\n"

@@ -20,8 +20,8 @@ static const char CSS[] =
     ".cd.jk{background:#fff3b0;font-weight:bold}.cd small{font-size:10px;color:#555;margin-left:1px}"
     ".hand{white-space:normal}.mv{display:inline-block;margin:2px 10px 2px 0;vertical-align:top}"
     ".mv .who{font-size:11px;color:#555;display:block}.mv .ps{color:#999;font:12px monospace}"
-    ".ev{font-size:11px;color:#06c;display:block}.mk{font-weight:bold;padding:0 3px;border-radius:3px}"
-    ".m1{background:#fff2a8}.m2{background:#ffc58a}.m3{background:#ff8a8a}.best{color:#080}"
+    ".ev{font-size:11px;color:#06c;display:block}.mk{font-weight:bold;padding:0 3px;border-radius:3px;white-space:nowrap}"
+    ".m1{background:#fff2a8}.m2{background:#ffc58a}.m3{background:#ff8a8a}.best{color:#080;white-space:nowrap}"
     "table.tricks td{vertical-align:top}section.game{margin-bottom:40px}.nw{white-space:nowrap}"
     "@media print{section.game{page-break-before:always}}";
 
@@ -62,10 +62,12 @@ static void move_html(FILE *f, Move m)
 
 static void choice_html(FILE *f, const ReviewChoice *c, int exchange)
 {
+    fprintf(f, "<span class=\"nw\">");
     if (exchange)
         cards_html(f, c->gift);
     else
         move_html(f, c->move);
+    fprintf(f, "</span>");
 }
 
 static void who(FILE *f, const ViewGame *g, int p)
@@ -195,9 +197,9 @@ static void verdict_row(FILE *f, const ViewDoc *d, const ViewGame *g, const Revi
     if (d->alternatives) {
         fprintf(f, "<td class=\"l\">");
         for (int k = 0; k < x->ntop; k++) {
-            fprintf(f, "%s", k ? " &middot; " : "");
+            fprintf(f, "%s<span class=\"nw\">", k ? " &middot; " : "");
             choice_html(f, &x->top[k], x->exchange);
-            fprintf(f, " %.3f", x->top[k].q);
+            fprintf(f, " %.3f</span>", x->top[k].q);
         }
         fprintf(f, "</td>");
     }
