@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "analysis/decisions.h"
+#include "analysis/gamelist.h"
 #include "analysis/judge.h"
 #include "analysis/stats.h"
 #include "game/workers.h"
 #include "players/players.h"
-#include "record/pack.h"
 
 #define MAX_MARKS 1000
 
@@ -110,49 +110,22 @@ int errorrate_game(Player *evaluator, const GameRecord *rec, long index, uint64_
 
 /* ---- the whole source ---- */
 
-typedef struct Packed {
-    uint8_t *buf;
-    size_t len, cap;
-    size_t *off;
-    char (*names)[NPLAYERS][ERR_NAME];
-    long n, capn, max;
-} Packed;
+typedef struct Collect {
+    GameList list;
+    long max;
+} Collect;
 
 static int collect(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
 {
-    Packed *p = ctx;
-    if (p->max > 0 && index >= p->max)
+    Collect *c = ctx;
+    if (c->max > 0 && index >= c->max)
         return 1; /* enough games */
-    if (p->len + PACK_MAX_BYTES > p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : (size_t)1 << 20;
-        uint8_t *b = realloc(p->buf, cap);
-        if (!b)
-            return -1;
-        p->buf = b;
-        p->cap = cap;
-    }
-    if (p->n == p->capn) {
-        long c = p->capn ? 2 * p->capn : 1024;
-        size_t *o = realloc(p->off, (size_t)c * sizeof *o);
-        if (o)
-            p->off = o;
-        char(*nm)[NPLAYERS][ERR_NAME] = o ? realloc(p->names, (size_t)c * sizeof *nm) : NULL;
-        if (!nm)
-            return -1;
-        p->names = nm;
-        p->capn = c;
-    }
-    p->off[p->n] = p->len;
-    p->len += pack_game(rec, p->buf + p->len, p->cap - p->len);
-    for (int q = 0; q < NPLAYERS; q++)
-        snprintf(p->names[p->n][q], ERR_NAME, "%s", names[q]);
-    p->n++;
-    return 0;
+    return gamelist_add(&c->list, rec, names, index, -1);
 }
 
 typedef struct Work {
     const ErrConfig *c;
-    const Packed *games;
+    const GameList *games;
     GameOut *out;
     long next, done;
     int failed;
@@ -193,13 +166,12 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&w->mu);
         if (k < 0)
             break;
-        size_t used;
         GameOut *o = &w->out[k];
         const char(*names)[ERR_NAME] = w->games->names[k];
         const char *nm[NPLAYERS];
         for (int p = 0; p < NPLAYERS; p++)
             nm[p] = names[p];
-        if (unpack_game(w->games->buf + w->games->off[k], w->games->len - w->games->off[k], PACK_FORMAT, rec, &used)) {
+        if (gamelist_get(w->games, k, rec)) {
             bad = 1;
             snprintf(err, sizeof err, "game %ld does not replay", k);
             continue;
@@ -260,7 +232,7 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
 {
     memset(out, 0, sizeof *out);
     out->worlds = c->worlds;
-    Packed games;
+    Collect games;
     memset(&games, 0, sizeof games);
     int rc = -1;
     Work w;
@@ -269,10 +241,10 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
     if (games_each(src, collect, &games, err, errsz) < 0)
         goto done;
     w.c = c;
-    w.games = &games;
-    w.out = calloc((size_t)(games.n > 0 ? games.n : 1), sizeof *w.out);
+    w.games = &games.list;
+    w.out = calloc((size_t)(games.list.n > 0 ? games.list.n : 1), sizeof *w.out);
     const int maxmarks = c->marks > MAX_MARKS ? MAX_MARKS : c->marks;
-    for (long k = 0; w.out && k < games.n; k++) {
+    for (long k = 0; w.out && k < games.list.n; k++) {
         w.out[k].maxmarks = maxmarks;
         w.out[k].marks = maxmarks ? calloc((size_t)maxmarks, sizeof(ErrMark)) : NULL;
         if (maxmarks && !w.out[k].marks) {
@@ -295,14 +267,14 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
     int cap = 0;
     out->marks = maxmarks ? calloc((size_t)maxmarks, sizeof *out->marks) : NULL;
     GameOut all = {{0}, {0}, {0}, {0}, out->marks, 0, maxmarks, 0};
-    for (long k = 0; k < games.n; k++) {
+    for (long k = 0; k < games.list.n; k++) {
         const GameOut *o = &w.out[k];
-        unsigned mask = judged_mask(c, games.names[k]);
+        unsigned mask = judged_mask(c, games.list.names[k]);
         out->games++;
         for (int q = 0; q < NPLAYERS; q++) {
             if (!((mask >> q) & 1))
                 continue;
-            ErrPlayer *p = player_of(out, games.names[k][q], &cap);
+            ErrPlayer *p = player_of(out, games.list.names[k][q], &cap);
             if (!p) {
                 snprintf(err, errsz, "out of memory");
                 goto done;
@@ -349,12 +321,10 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
     }
     rc = 0;
 done:
-    for (long k = 0; w.out && k < games.n; k++)
+    for (long k = 0; w.out && k < games.list.n; k++)
         free(w.out[k].marks);
     free(w.out);
-    free(games.buf);
-    free(games.off);
-    free(games.names);
+    gamelist_free(&games.list);
     return rc;
 }
 

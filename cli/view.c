@@ -8,15 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/gamelist.h"
 #include "analysis/gamepick.h"
 #include "analysis/gameview.h"
 #include "analysis/review.h"
 #include "cli/cli.h"
 #include "players/players.h"
-#include "record/pack.h"
 #include "report/view.h"
-
-#define NAME_MAX_LEN 64
 
 static void usage(FILE *f)
 {
@@ -54,72 +52,10 @@ static void usage(FILE *f)
             "  --quiet              no progress line\n");
 }
 
-/* ---- the picked games, packed in memory (record/pack.h) ---- */
-
-typedef struct Picked {
-    uint8_t *buf;
-    size_t len, cap;
-    size_t *off;
-    char (*names)[NPLAYERS][NAME_MAX_LEN];
-    long *index, *set;
-    int n, capn;
-} Picked;
-
 static int keep(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index, long set)
 {
-    Picked *p = ctx;
-    if (p->n >= 100000000)
-        return -1;
-    if (p->len + PACK_MAX_BYTES > p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : (size_t)1 << 16;
-        while (cap < p->len + PACK_MAX_BYTES)
-            cap *= 2;
-        uint8_t *b = realloc(p->buf, cap);
-        if (!b)
-            return -1;
-        p->buf = b;
-        p->cap = cap;
-    }
-    if (p->n == p->capn) {
-        int c = p->capn ? 2 * p->capn : 64;
-        size_t *o = realloc(p->off, (size_t)c * sizeof *o);
-        if (o)
-            p->off = o;
-        char(*nm)[NPLAYERS][NAME_MAX_LEN] = o ? realloc(p->names, (size_t)c * sizeof *nm) : NULL;
-        if (nm)
-            p->names = nm;
-        long *ix = nm ? realloc(p->index, (size_t)c * sizeof *ix) : NULL;
-        if (ix)
-            p->index = ix;
-        long *st = ix ? realloc(p->set, (size_t)c * sizeof *st) : NULL;
-        if (!st)
-            return -1;
-        p->set = st;
-        p->capn = c;
-    }
-    p->off[p->n] = p->len;
-    p->len += pack_game(rec, p->buf + p->len, p->cap - p->len);
-    for (int q = 0; q < NPLAYERS; q++)
-        snprintf(p->names[p->n][q], NAME_MAX_LEN, "%s", names[q]);
-    p->index[p->n] = index;
-    p->set[p->n] = set;
-    p->n++;
-    return 0;
-}
-
-static void picked_free(Picked *p)
-{
-    free(p->buf);
-    free(p->off);
-    free(p->names);
-    free(p->index);
-    free(p->set);
-}
-
-static int unpack_picked(const Picked *p, int k, GameRecord *rec)
-{
-    size_t used;
-    return unpack_game(p->buf + p->off[k], p->len - p->off[k], PACK_FORMAT, rec, &used);
+    GameList *l = ctx;
+    return l->n >= 100000000 ? -1 : gamelist_add(l, rec, names, index, set);
 }
 
 /* "A-B" or "N" (lo = hi) with 0 <= A <= B. */
@@ -165,7 +101,7 @@ static void on_progress(void *ctx, long done, long total)
 }
 
 /* The player numbers of game k whose names are listed (every player without a list). */
-static unsigned judged_mask(const Picked *p, int k, char (*judge)[128], int njudge)
+static unsigned judged_mask(const GameList *p, int k, char (*judge)[128], int njudge)
 {
     unsigned mask = 0;
     for (int q = 0; q < NPLAYERS; q++) {
@@ -177,7 +113,7 @@ static unsigned judged_mask(const Picked *p, int k, char (*judge)[128], int njud
     return mask;
 }
 
-static int save_reviews(const char *cmd, const char *db, const Picked *p, const GameRecord *recs, const GameReview *r,
+static int save_reviews(const char *cmd, const char *db, const GameList *p, const GameRecord *recs, const GameReview *r,
                         const ReviewConfig *rc)
 {
     StoredReview *rows = calloc((size_t)p->n, sizeof *rows);
@@ -204,7 +140,7 @@ static int save_reviews(const char *cmd, const char *db, const Picked *p, const 
     if (!rcode && store_save_reviews(cs.st, rows, p->n, err, sizeof err))
         rcode = cli_error(cmd, "%s: %s", db, err);
     if (!rcode)
-        fprintf(stderr, "dhm view: saved the analyses of %d game%s into %s\n", p->n, p->n == 1 ? "" : "s", db);
+        fprintf(stderr, "dhm view: saved the analyses of %ld game%s into %s\n", p->n, p->n == 1 ? "" : "s", db);
     if (cs.st)
         cli_store_close(&cs);
     for (int k = 0; k < p->n; k++)
@@ -221,7 +157,7 @@ typedef struct Opts {
 } Opts;
 
 /* Prints every picked game (with its review, if any) to f. Returns an exit status. */
-static int render(const char *cmd, FILE *f, const Opts *o, const Picked *p, GameRecord *recs, const GameReview *rev,
+static int render(const char *cmd, FILE *f, const Opts *o, const GameList *p, GameRecord *recs, const GameReview *rev,
                   const ReviewSummary *per_game, const ReviewSummary *all)
 {
     ViewDoc d = {o->pick.kifu ? o->pick.kifu : o->pick.db, o->color, o->alternatives, o->analyze ? &o->rc : NULL,
@@ -244,7 +180,7 @@ static int render(const char *cmd, FILE *f, const Opts *o, const Picked *p, Game
     for (int k = 0; k < p->n && !rc; k++) {
         GameRecord *rec = recs ? &recs[k] : one;
         char err[512];
-        if (!recs && unpack_picked(p, k, rec)) {
+        if (!recs && gamelist_get(p, k, rec)) {
             rc = cli_error(cmd, "game at index %ld: its record does not replay", p->index[k]);
             break;
         }
@@ -395,7 +331,7 @@ int cmd_view(int argc, char **argv)
     if (o.players && (njudge = player_split_list(o.players, judge, 64)) < 1)
         return cli_fail(cmd, "--players: a comma-separated list of names");
 
-    Picked p;
+    GameList p;
     memset(&p, 0, sizeof p);
     char err[512];
     GameRecord *recs = NULL;
@@ -415,12 +351,12 @@ int cmd_view(int argc, char **argv)
         ReviewGame *games = malloc((size_t)p.n * sizeof *games);
         if (!recs || !rev || !per_game || !games) {
             free(games);
-            rc = cli_error(cmd, "out of memory (%d games to analyse)", p.n);
+            rc = cli_error(cmd, "out of memory (%ld games to analyse)", p.n);
             goto out;
         }
         unsigned any = 0;
         for (int k = 0; k < p.n; k++) {
-            if (unpack_picked(&p, k, &recs[k])) {
+            if (gamelist_get(&p, k, &recs[k])) {
                 free(games);
                 rc = cli_error(cmd, "game at index %ld: its record does not replay", p.index[k]);
                 goto out;
@@ -484,6 +420,6 @@ out:
     free(rev);
     free(per_game);
     free(recs);
-    picked_free(&p);
+    gamelist_free(&p);
     return rc;
 }
