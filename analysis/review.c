@@ -100,9 +100,8 @@ static int collect(void *ctx, const Decision *d)
 
 static int count_one(void *ctx, const Decision *d)
 {
-    long *n = ctx;
-    (void)d;
-    ++*n;
+    Collect *c = ctx;
+    c->n += (c->mask >> d->v->me) & 1;
     return 0;
 }
 
@@ -272,8 +271,11 @@ int review_games(const ReviewConfig *c, const ReviewGame *games, int n, GameRevi
             goto done;
         }
     }
-    for (int g = 0; g < n; g++) /* how many decisions, for the progress line */
-        decisions_each(games[g].rec, count_one, &w.total);
+    for (int g = 0; g < n; g++) { /* how many decisions, for the progress line */
+        Collect count = {NULL, 0, 0, 0, games[g].mask};
+        decisions_each(games[g].rec, count_one, &count);
+        w.total += count.n;
+    }
     pthread_mutex_init(&w.mu, NULL);
     for (int g0 = 0; g0 < n; g0 += CHUNK_GAMES) {
         const int ng = n - g0 < CHUNK_GAMES ? n - g0 : CHUNK_GAMES;

@@ -393,7 +393,7 @@ int cmd_view(int argc, char **argv)
     if (o.out) {
         snprintf(tmp, sizeof tmp, "%s.tmp-%ld", o.out, (long)getpid());
         if (!(f = fopen(tmp, "w"))) {
-            rc = cli_error(cmd, "cannot write %s: %m", tmp);
+            rc = cli_error(cmd, "cannot write %s: %m", o.out);
             *tmp = 0;
             goto out;
         }
