@@ -17,22 +17,24 @@
 
 static const char *col(const ViewDoc *d, const char *code) { return d->color ? code : ""; }
 
-/* Display columns of UTF-8 text (every code point one column; escape sequences none). */
-static int width(const char *s)
+/* Display columns of the first len bytes of UTF-8 text (every code point one column; escape
+ * sequences none). */
+static int width_n(const char *s, size_t len)
 {
     int w = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == 033) {
-            while (*p && *p != 'm')
-                p++;
-            if (!*p)
-                break;
+    for (size_t i = 0; i < len; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c == 033) {
+            while (i < len && s[i] != 'm')
+                i++;
             continue;
         }
-        w += (*p & 0xC0) != 0x80;
+        w += (c & 0xC0) != 0x80;
     }
     return w;
 }
+
+static int width(const char *s) { return width_n(s, strlen(s)); }
 
 /* A line being built (the text view prints a line with one write; printf on every piece is
  * most of the time of a view otherwise): its bytes and its display columns. */
@@ -72,8 +74,8 @@ static void l_int(Line *l, int v, int w)
     while ((u /= 10) && k < 15);
     if (v < 0 && k < 16)
         b[15 - k++] = '-';
-    for (int i = k; i < w; i++)
-        l_put(l, " ", 1, 1);
+    if (k < w)
+        l_pad(l, l->w + w - k);
     l_put(l, b + 16 - k, (size_t)k, k);
 }
 
@@ -92,15 +94,16 @@ static void l_toks(Line *l, const ViewDoc *d, const CardTok *t, int n)
         const char *on = t[i].joker ? col(d, C_BOLD) : t[i].red ? col(d, C_RED) : "";
         if (i)
             l_put(l, " ", 1, 1);
-        l_put(l, on, strlen(on), 0);
-        l_put(l, t[i].s, strlen(t[i].s), t[i].cols);
+        if (*on)
+            l_put(l, on, strlen(on), 0);
+        l_put(l, t[i].s, t[i].len, t[i].cols);
         if (*t[i].as) {
             l_put(l, "(", 1, 1);
             l_put(l, t[i].as, strlen(t[i].as), t[i].as_cols);
             l_put(l, ")", 1, 1);
         }
         if (*on)
-            l_put(l, C_OFF, strlen(C_OFF), 0);
+            l_put(l, C_OFF, sizeof C_OFF - 1, 0);
     }
 }
 
@@ -166,29 +169,28 @@ static const char *mark_colour(const ViewDoc *d, int mark)
  * each line after the first indented by `indent`. */
 static void wrapped(FILE *f, const char *text, int start, int indent)
 {
-    int lead = 0;
-    while (text[lead] == ' ')
-        lead++;
-    int at = start + lead, empty = 1; /* columns used; nothing but indentation on the line yet */
-    fprintf(f, "%*s", lead, "");
+    Line l;
+    l.n = 0;
+    l.w = start;
+    const size_t lead = strspn(text, " ");
+    l_put(&l, text, lead, (int)lead);
+    int empty = 1; /* nothing but indentation on the line yet */
     for (const char *p = text + lead; *p;) {
         const size_t len = strcspn(p, " ");
-        char word[256];
-        snprintf(word, sizeof word, "%.*s", (int)(len < 255 ? len : 255), p);
-        const int ww = width(word);
-        if (!empty && at + 1 + ww > 80) {
-            fprintf(f, "\n%*s", indent, "");
-            at = indent;
+        const int ww = width_n(p, len);
+        if (!empty && l.w + 1 + ww > 80) {
+            l_end(f, &l);
+            l_pad(&l, indent);
             empty = 1;
         }
-        fprintf(f, "%s%s", empty ? "" : " ", word);
-        at += !empty + ww;
+        if (!empty)
+            l_put(&l, " ", 1, 1);
+        l_put(&l, p, len, ww);
         empty = 0;
         p += len;
-        while (*p == ' ')
-            p++;
+        p += strspn(p, " ");
     }
-    fputc('\n', f);
+    l_end(f, &l);
 }
 
 /* The verdict on one judged decision, on its own line(s) under the play or gift:

@@ -14,6 +14,7 @@ static void card_tok(int bit, CardTok *t)
     if (bit == JOKER_BIT) {
         memcpy(t->s, "JK", 3);
         t->cols = 2;
+        t->len = 2;
         t->joker = 1;
         t->red = 0;
         return;
@@ -24,6 +25,7 @@ static void card_tok(int bit, CardTok *t)
     memcpy(t->s + k, SUIT[bit & 3], 3);
     t->s[k + 3] = 0;
     t->cols = (int)k + 1;
+    t->len = k + 3;
     t->joker = 0;
     t->red = (bit & 3) == SUIT_D || (bit & 3) == SUIT_H;
 }

@@ -14,6 +14,7 @@ typedef struct CardTok {
     char s[16];   /* "10♥", "JK"; a joker standing in: "JK" with `as` set */
     char as[16];  /* the card the joker stands for ("7♥"), or "" */
     int cols, as_cols; /* their display columns */
+    size_t len;        /* strlen(s) */
     int red;      /* diamonds and hearts (and a joker standing in for one) */
     int joker;
 } CardTok;
