@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "analysis/decisions.h"
+#include "analysis/gamelist.h"
+#include "analysis/judge.h"
+#include "analysis/stats.h"
 #include "game/workers.h"
-#include "players/mc.h"
 #include "players/players.h"
-#include "players/policy.h"
-#include "record/pack.h"
 
 #define MAX_MARKS 1000
 
@@ -56,48 +56,18 @@ static int judge_decision(void *ctx, const Decision *d)
     const int me = v->me;
     if (!((j->mask >> me) & 1))
         return 0;
-    double q[MOVEGEN_MAX + 1];
-    int n, chosen = -1, rc;
-    Move mv[MOVEGEN_MAX + 1];
-    Cards gifts[128];
-    if (d->exchange) {
-        n = policy_gifts(v->hand, d->ncards, gifts);
-        for (int i = 0; i < n; i++)
-            if (gifts[i] == d->given)
-                chosen = i;
-        if (n < 2) {
-            j->out->skipped[me]++;
-            return 0;
-        }
-        if (chosen < 0)
-            return 0; /* not a gift of the hand (a broken record): nothing to judge */
-        rc = mc_gift_values(j->ev, v, gifts, n, j->worlds, rng_derive(j->seed, (uint64_t)j->index, v->cls[me] == 0),
-                            q);
-    } else {
-        n = movegen(v->hand, v->table, v->rev, v->lock, mv);
-        for (int i = 0; i < n; i++)
-            if (move_eq(mv[i], d->played))
-                chosen = i;
-        if (chosen < 0 && movegen_is_legal(v->hand, v->table, v->rev, v->lock, d->played))
-            mv[chosen = n++] = d->played; /* legal but not generated (a joker for a held card) */
-        if (n < 2) {
-            j->out->skipped[me]++;
-            return 0;
-        }
-        if (chosen < 0)
-            return 0;
-        rc = mc_action_values(j->ev, v, mv, n, j->worlds, rng_derive(j->seed, (uint64_t)j->index, (uint64_t)d->ply + 2),
-                              q);
-    }
-    if (rc) {
+    Judged judged, *jd = &judged;
+    if (judge_values(j->ev, d, j->index, j->seed, j->worlds, jd)) {
         j->out->failed = 1;
         return -1;
     }
-    int best = 0;
-    for (int i = 1; i < n; i++)
-        if (q[i] > q[best])
-            best = i;
-    const double loss = q[best] - q[chosen];
+    if (jd->n < 2) {
+        j->out->skipped[me]++;
+        return 0;
+    }
+    if (jd->chosen < 0)
+        return 0; /* not a choice of the hand (a broken record): nothing to judge */
+    const double loss = judge_loss(jd);
     j->out->loss[me] += loss;
     j->out->judged[me]++;
     if (j->out->maxmarks > 0 && loss > 0) {
@@ -113,11 +83,11 @@ static int judge_decision(void *ctx, const Decision *d)
         m.lock = v->lock;
         m.exchange = d->exchange;
         if (d->exchange) {
-            m.gchosen = gifts[chosen];
-            m.gbest = gifts[best];
+            m.gchosen = jd->gifts[jd->chosen];
+            m.gbest = jd->gifts[jd->best];
         } else {
-            m.chosen = mv[chosen];
-            m.best = mv[best];
+            m.chosen = jd->mv[jd->chosen];
+            m.best = jd->mv[jd->best];
         }
         m.loss = loss;
         keep_mark(j->out, &m);
@@ -140,49 +110,22 @@ int errorrate_game(Player *evaluator, const GameRecord *rec, long index, uint64_
 
 /* ---- the whole source ---- */
 
-typedef struct Packed {
-    uint8_t *buf;
-    size_t len, cap;
-    size_t *off;
-    char (*names)[NPLAYERS][ERR_NAME];
-    long n, capn, max;
-} Packed;
+typedef struct Collect {
+    GameList list;
+    long max;
+} Collect;
 
 static int collect(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
 {
-    Packed *p = ctx;
-    if (p->max > 0 && index >= p->max)
+    Collect *c = ctx;
+    if (c->max > 0 && index >= c->max)
         return 1; /* enough games */
-    if (p->len + PACK_MAX_BYTES > p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : (size_t)1 << 20;
-        uint8_t *b = realloc(p->buf, cap);
-        if (!b)
-            return -1;
-        p->buf = b;
-        p->cap = cap;
-    }
-    if (p->n == p->capn) {
-        long c = p->capn ? 2 * p->capn : 1024;
-        size_t *o = realloc(p->off, (size_t)c * sizeof *o);
-        if (o)
-            p->off = o;
-        char(*nm)[NPLAYERS][ERR_NAME] = o ? realloc(p->names, (size_t)c * sizeof *nm) : NULL;
-        if (!nm)
-            return -1;
-        p->names = nm;
-        p->capn = c;
-    }
-    p->off[p->n] = p->len;
-    p->len += pack_game(rec, p->buf + p->len, p->cap - p->len);
-    for (int q = 0; q < NPLAYERS; q++)
-        snprintf(p->names[p->n][q], ERR_NAME, "%s", names[q]);
-    p->n++;
-    return 0;
+    return gamelist_add(&c->list, rec, names, index, -1);
 }
 
 typedef struct Work {
     const ErrConfig *c;
-    const Packed *games;
+    const GameList *games;
     GameOut *out;
     long next, done;
     int failed;
@@ -223,13 +166,12 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&w->mu);
         if (k < 0)
             break;
-        size_t used;
         GameOut *o = &w->out[k];
         const char(*names)[ERR_NAME] = w->games->names[k];
         const char *nm[NPLAYERS];
         for (int p = 0; p < NPLAYERS; p++)
             nm[p] = names[p];
-        if (unpack_game(w->games->buf + w->games->off[k], w->games->len - w->games->off[k], PACK_FORMAT, rec, &used)) {
+        if (gamelist_get(w->games, k, rec)) {
             bad = 1;
             snprintf(err, sizeof err, "game %ld does not replay", k);
             continue;
@@ -279,48 +221,18 @@ static ErrPlayer *player_of(ErrResult *r, const char *name, int *cap)
     return p;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The error rate's percentile interval from resampled games (their losses and decisions). */
 static void bootstrap(ErrPlayer *p, int reps, double conf, uint64_t seed)
 {
-    p->lo = p->hi = NAN;
-    if (p->ngame < 2 || reps < 2)
-        return;
-    double *v = malloc((size_t)reps * sizeof *v);
-    if (!v)
-        return;
-    Rng r = rng_seed(rng_derive(seed, 0x626f6f74, (uint64_t)p->ngame));
-    int k = 0;
-    for (int b = 0; b < reps; b++) {
-        double l = 0;
-        long n = 0;
-        for (long g = 0; g < p->ngame; g++) {
-            long i = (long)rng_below(&r, (uint32_t)p->ngame);
-            l += p->game_loss[i];
-            n += p->game_judged[i];
-        }
-        if (n)
-            v[k++] = l / (double)n;
-    }
-    if (k >= 2) {
-        qsort(v, (size_t)k, sizeof *v, cmp_double);
-        double a = (1 - conf) / 2;
-        p->lo = v[(int)floor(a * (k - 1))];
-        p->hi = v[(int)ceil((1 - a) * (k - 1))];
-    }
-    free(v);
+    stats_bootstrap_ratio(p->game_loss, p->game_judged, p->ngame, reps, conf,
+                          rng_derive(seed, 0x626f6f74, (uint64_t)p->ngame), &p->lo, &p->hi);
 }
 
 int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
     out->worlds = c->worlds;
-    Packed games;
+    Collect games;
     memset(&games, 0, sizeof games);
     int rc = -1;
     Work w;
@@ -329,10 +241,10 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
     if (games_each(src, collect, &games, err, errsz) < 0)
         goto done;
     w.c = c;
-    w.games = &games;
-    w.out = calloc((size_t)(games.n > 0 ? games.n : 1), sizeof *w.out);
+    w.games = &games.list;
+    w.out = calloc((size_t)(games.list.n > 0 ? games.list.n : 1), sizeof *w.out);
     const int maxmarks = c->marks > MAX_MARKS ? MAX_MARKS : c->marks;
-    for (long k = 0; w.out && k < games.n; k++) {
+    for (long k = 0; w.out && k < games.list.n; k++) {
         w.out[k].maxmarks = maxmarks;
         w.out[k].marks = maxmarks ? calloc((size_t)maxmarks, sizeof(ErrMark)) : NULL;
         if (maxmarks && !w.out[k].marks) {
@@ -355,14 +267,14 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
     int cap = 0;
     out->marks = maxmarks ? calloc((size_t)maxmarks, sizeof *out->marks) : NULL;
     GameOut all = {{0}, {0}, {0}, {0}, out->marks, 0, maxmarks, 0};
-    for (long k = 0; k < games.n; k++) {
+    for (long k = 0; k < games.list.n; k++) {
         const GameOut *o = &w.out[k];
-        unsigned mask = judged_mask(c, games.names[k]);
+        unsigned mask = judged_mask(c, games.list.names[k]);
         out->games++;
         for (int q = 0; q < NPLAYERS; q++) {
             if (!((mask >> q) & 1))
                 continue;
-            ErrPlayer *p = player_of(out, games.names[k][q], &cap);
+            ErrPlayer *p = player_of(out, games.list.names[k][q], &cap);
             if (!p) {
                 snprintf(err, errsz, "out of memory");
                 goto done;
@@ -409,12 +321,10 @@ int errorrate_run(const ErrConfig *c, const GameSource *src, ErrResult *out, cha
     }
     rc = 0;
 done:
-    for (long k = 0; w.out && k < games.n; k++)
+    for (long k = 0; w.out && k < games.list.n; k++)
         free(w.out[k].marks);
     free(w.out);
-    free(games.buf);
-    free(games.off);
-    free(games.names);
+    gamelist_free(&games.list);
     return rc;
 }
 

@@ -1,7 +1,10 @@
-/* stats.c — Student's t and Welch's test (stats.h). */
+/* stats.c — Student's t, Welch's test and the bootstrap of a ratio (stats.h). */
 #include "analysis/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "core/rng.h"
 
 /* Continued fraction of the incomplete beta function (modified Lentz). */
 static double betacf(double a, double b, double x)
@@ -79,4 +82,42 @@ double student_t_quantile(double conf, double df)
             hi = mid;
     }
     return (lo + hi) / 2;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int stats_bootstrap_ratio(const double *num, const long *den, long n, int reps, double conf, uint64_t seed, double *lo,
+                          double *hi)
+{
+    *lo = *hi = NAN;
+    if (n < 2 || reps < 2)
+        return 0;
+    double *v = malloc((size_t)reps * sizeof *v);
+    if (!v)
+        return -1;
+    Rng r = rng_seed(seed);
+    int k = 0;
+    for (int b = 0; b < reps; b++) {
+        double l = 0;
+        long d = 0;
+        for (long g = 0; g < n; g++) {
+            long i = (long)rng_below(&r, (uint32_t)n);
+            l += num[i];
+            d += den[i];
+        }
+        if (d)
+            v[k++] = l / (double)d;
+    }
+    if (k >= 2) {
+        qsort(v, (size_t)k, sizeof *v, cmp_double);
+        double a = (1 - conf) / 2;
+        *lo = v[(int)floor(a * (k - 1))];
+        *hi = v[(int)ceil((1 - a) * (k - 1))];
+    }
+    free(v);
+    return 0;
 }

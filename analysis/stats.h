@@ -1,7 +1,10 @@
 /* stats.h — small statistics the experiments and paired analyses share: Student's t (via the
- * regularised incomplete beta function) and Welch's two-sample test. */
+ * regularised incomplete beta function), Welch's two-sample test, and the bootstrap interval
+ * of a ratio over resampled units. */
 #ifndef DHM_STATS_H
 #define DHM_STATS_H
+
+#include <stdint.h>
 
 /* The regularised incomplete beta function I_x(a, b). */
 double incbeta(double a, double b, double x);
@@ -12,5 +15,12 @@ double student_t_quantile(double conf, double df);
 /* Welch's two-sample t-test: the two-sided p-value of equal means (NAN without two samples on
  * each side). */
 double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2);
+
+/* The percentile interval at level conf of sum(num) / sum(den) over n units resampled with
+ * replacement, reps replicates drawn from rng_seed(seed) (replicates whose den sums to 0 are
+ * dropped). *lo and *hi are NAN with fewer than 2 units or 2 replicates. Returns -1 when out of
+ * memory (bounds NAN), else 0. */
+int stats_bootstrap_ratio(const double *num, const long *den, long n, int reps, double conf, uint64_t seed, double *lo,
+                          double *hi);
 
 #endif

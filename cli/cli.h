@@ -158,6 +158,7 @@ int cmd_handstrength(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 /* HandRun.progress for a Progress line ("N sets, G games"). */
 void handstrength_progress(void *ctx, long done, long total, long games);
 int exp_errorrate(int argc, char **argv); /* dhm experiment errorrate (cli/exp_errorrate.c) */

@@ -27,6 +27,7 @@ static const struct {
     {"errorrate", cmd_errorrate, "the error rate of recorded players against an evaluator (paper 004)"},
     {"sprt", cmd_sprt, "does player A beat player B by a margin? a sequential test on paired games"},
     {"report", cmd_report, "one self-contained HTML page about a tournament run"},
+    {"view", cmd_view, "recorded games move by move (terminal, HTML, JSON), with the evaluator's verdicts"},
     {"estimate", cmd_estimate, "how well world samplers guess the hidden cards of recorded games (paper 003)"},
     {"handstrength", cmd_handstrength, "initial-hand win rates of stored games, for rate --method morita (paper 002)"},
 };

@@ -1,6 +1,7 @@
 /* report.c — `dhm report`: one self-contained HTML page for a tournament store (report/html.h):
  * the run, ratings with their intervals, trajectories, head to head, classes, prediction and
- * transitivity, and the initial-hand win rates and error rates stored with it. */
+ * transitivity, the initial-hand win rates and error rates stored with it, and the games analysed
+ * with dhm view --analyze --save. */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@ static void usage(FILE *f)
                "trajectories over the sets, the head-to-head table as a heat map, each player's classes,\n"
                "how well each method predicts the head-to-head results, transitivity errors and cycles,\n"
                "and, when the store holds them, initial-hand win rates (dhm handstrength) and error rates\n"
-               "(dhm errorrate --save). Inline SVG and CSS only: no script, nothing fetched; every chart\n"
+               "(dhm errorrate --save), and each player's costliest decisions with their games move by move\n"
+               "(dhm view --analyze --save). Inline SVG and CSS only: no script, nothing fetched; every chart\n"
                "has its numbers in a table.\n\n"
                "  --db FILE          the tournament store (required)\n"
                "  -o, --out FILE     the page to write (default: the store's name with .html)\n"
@@ -136,6 +138,8 @@ int cmd_report(int argc, char **argv)
     long *cls = NULL;
     StoredErrRate *errs = NULL;
     HtmlSetStatus *unclean = NULL;
+    StoredWorst worst;
+    memset(&worst, 0, sizeof worst);
     /* the results: sets (and games for the game-wise methods); when no set is left to rate, the
      * page is the run and its sets, and says why there are no ratings */
     char none[512];
@@ -197,6 +201,8 @@ int cmd_report(int argc, char **argv)
         rc = cli_error(cmd, "%s: %s", db, err);
     if (!rc && store_error_rates(cs.st, &errs, &hr.nerr, err, sizeof err))
         rc = cli_error(cmd, "%s: %s", db, err);
+    if (!rc && worst_load(cs.st, cs.n, cs.names, 3, 12, &worst, err, sizeof err)) /* dhm view --analyze --save */
+        rc = cli_error(cmd, "%s: %s", db, err);
     if (!rc && res.nplayers != cs.n)
         rc = cli_error(cmd, "%s: no rated sets (every set was left out or none is stored)", db);
     if (!rc) {
@@ -217,6 +223,7 @@ int cmd_report(int argc, char **argv)
         hr.nbroken = cw.nbroken;
         hr.hand = hi.sets > 0 ? &hs : NULL;
         hr.err = errs;
+        hr.worst = &worst;
         FILE *f = fopen(out, "w");
         if (!f) {
             rc = cli_error(cmd, "cannot write %s: %m", out);
@@ -229,6 +236,7 @@ int cmd_report(int argc, char **argv)
         }
     }
     free(errs);
+    worst_free(&worst);
     free(cls);
     free(unclean);
     hand_summary_free(&hs);

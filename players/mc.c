@@ -742,6 +742,13 @@ int mc_est_accuracy(const Player *p, long *right, long *total)
     return mc->acc_worlds > 0;
 }
 
+double mc_reward(const Player *p, int cls)
+{
+    if (!p || !p->kind || strcmp(p->kind, "mc") || !p->impl || cls < 0 || cls >= NPLAYERS)
+        return NAN;
+    return reward_of(p->impl, cls);
+}
+
 static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
 {
     Mc *mc = self->impl;

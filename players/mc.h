@@ -38,6 +38,10 @@ double mc_expected_loss(const Bandit *b);
 int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int worlds, uint64_t seed, double *q);
 int mc_gift_values(Player *p, const InfoSet *v, const Cards *gifts, int n, int worlds, uint64_t seed, double *q);
 
+/* The reward of finishing in class cls (0 = daifugo) under this mc player's reward mapping (what
+ * mc_action_values' q are in); NAN when p is not an mc player. */
+double mc_reward(const Player *p, int cls);
+
 /* The accuracy of the worlds an mc player with acc=1 sampled so far (players/estimate.h):
  * cards given to their true holder, of how many; 0 when p is not such a player. */
 int mc_est_accuracy(const Player *p, long *right, long *total);

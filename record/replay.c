@@ -95,13 +95,15 @@ int replay_game(const KifuGame *kg, const char *path, ReplayPositionFn on_positi
     state_init(&g, kg->original, seat, game_first_player(kg->original));
     for (int i = 0; i < kg->nplays; i++) {
         char mt[MOVE_MAX_TEXT];
-        move_format(kg->plays[i], mt, sizeof mt);
-        if (g.over)
+        if (g.over) {
+            move_format(kg->plays[i], mt, sizeof mt);
             return bad(err, errsz, path, kg->play_line, kg, "play %d (%s): the game was already over", i + 1, mt);
+        }
         if (on_position)
             on_position(ctx, &g, kg->plays[i]);
         if (!state_is_legal(&g, kg->plays[i])) {
             char hand[200], table[MOVE_MAX_TEXT];
+            move_format(kg->plays[i], mt, sizeof mt);
             cards_format(g.hand[g.turn], hand, sizeof hand);
             move_format(g.table, table, sizeof table);
             return bad(err, errsz, path, kg->play_line, kg,

@@ -3,7 +3,8 @@
  * version), players (name, spec), sets (index, seed, start/end, status, note, duplicate
  * group), set_players (per set and player number: player, total points, class counts,
  * forfeit, timeouts, illegal moves), set_games (per set: each game's classes, one byte a game)
- * and records (with --records: the set's games packed by record/pack).
+ * and records (with --records: the set's games packed by record/pack); and, made by the analyses
+ * when asked, hand_p, error_rates and game_reviews.
  * Every finished set is written in one transaction, so a killed run loses at most the sets in
  * progress. Nothing stored is ever deleted or overwritten: a file that already holds a run
  * can only be resumed. A writable Store holds an exclusive lock on the file (flock), so a
@@ -154,6 +155,25 @@ typedef struct StoredErrRate {
 int store_save_error_rates(Store *s, const StoredErrRate *r, int n, char *err, size_t errsz);
 /* Every stored row (malloc'd, caller frees; n = 0 without the table). -1 if damaged. */
 int store_error_rates(Store *s, StoredErrRate **out, int *n, char *err, size_t errsz);
+
+/* Analyses of single stored games saved by dhm view --analyze --save (table game_reviews, created
+ * by the first save): one row per (set, game, evaluator, worlds, seed); saving again replaces it.
+ * The data is the analysis as analysis/review.h packs it: opaque here, checked by its reader. */
+typedef struct StoredReview {
+    long set;
+    int game;
+    char evaluator[128];
+    int worlds;
+    uint64_t seed;
+    char made[40];
+    uint8_t *data; /* owned (store_free_reviews) */
+    size_t len;
+} StoredReview;
+int store_save_reviews(Store *s, const StoredReview *r, int n, char *err, size_t errsz);
+/* Every stored row, by set and game (the most worlds, then the newest, first); n = 0 without
+ * the table. -1 if damaged. */
+int store_reviews(Store *s, StoredReview **out, int *n, char *err, size_t errsz);
+void store_free_reviews(StoredReview *r, int n);
 
 /* Merges the stores of dhm tournament --shard I/N (all N of one run: same seed, pool, options,
  * deals) into a new store `out` holding the whole run, as one machine would have made it (apart

@@ -7,6 +7,7 @@
 
 #include "report/ratings.h"
 #include "report/svg.h"
+#include "report/view.h"
 
 #ifndef DHM_VERSION
 #define DHM_VERSION "unknown"
@@ -22,6 +23,8 @@ static const char CSS[] =
     "svg .gr{stroke:#e4e4e4}svg .ax{stroke:#444}svg .pt{fill:#1f77b4}svg .ci{fill:#9ecae1}svg .br{fill:#6baed6}"
     "svg .ln{fill:none;stroke-width:1.5}svg .hc{stroke:#fff;stroke-width:0.5}"
     "@media print{body{margin:0}h2{page-break-before:auto}}";
+
+const char *report_html_css(void) { return CSS; }
 
 static void num(FILE *f, double v, int prec)
 {
@@ -511,16 +514,17 @@ int report_html(FILE *f, const HtmlReport *r)
         order[i] = i;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>dhm report: ");
     html_esc(f, r->path);
-    fprintf(f, "</title><style>%s</style></head><body>\n<h1>dhm report: ", CSS);
+    const int games = r->worst && r->worst->analysed > 0;
+    fprintf(f, "</title><style>%s%s</style></head><body>\n<h1>dhm report: ", CSS, games ? view_html_css() : "");
     html_esc(f, r->path);
-    fprintf(f, "</h1>\n<p class=\"note\"><a href=\"#run\">run</a>%s%s%s%s</p>\n",
+    fprintf(f, "</h1>\n<p class=\"note\"><a href=\"#run\">run</a>%s%s%s%s%s</p>\n",
             r->nbroken ? " · <a href=\"#broken\">sets not played cleanly</a>" : "",
             r->no_ratings ? ""
                           : " · <a href=\"#ratings\">ratings</a> · <a href=\"#trajectories\">trajectories</a> · <a "
                             "href=\"#crosstable\">head to head</a> · <a href=\"#classes\">classes</a> · <a "
                             "href=\"#prediction\">prediction</a> · <a href=\"#transitivity\">transitivity</a>",
             r->hand && r->hand->sets ? " · <a href=\"#handstrength\">initial hands</a>" : "",
-            r->nerr ? " · <a href=\"#errorrate\">error rates</a>" : "");
+            r->nerr ? " · <a href=\"#errorrate\">error rates</a>" : "", games ? " · <a href=\"#games\">games</a>" : "");
     section_run(f, r);
     if (r->no_ratings) {
         fprintf(f, "<p><b>No ratings</b>: ");
@@ -537,6 +541,8 @@ int report_html(FILE *f, const HtmlReport *r)
     }
     section_hand(f, r);
     section_errors(f, r);
+    if (games)
+        view_html_worst(f, r->path, r->worst, (const char *const *)r->res->names);
     fprintf(f, "<p class=\"note\">Made by dhm %s. Every uncertainty is labelled with its kind; a rating marked "
                "unbounded comes from the prior or the update rule, not from the results.</p>\n</body></html>\n",
             DHM_VERSION);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "analysis/handstrength.h"
+#include "analysis/worst.h"
 #include "rating/eval.h"
 #include "rating/methods.h"
 #include "record/store.h"
@@ -42,7 +43,11 @@ typedef struct HtmlReport {
     const HandSummary *hand;      /* NULL when the store has no initial-hand win rates */
     const StoredErrRate *err;     /* nerr rows from dhm errorrate --save */
     int nerr;
+    const StoredWorst *worst;     /* from dhm view --analyze --save, or NULL (no games section) */
 } HtmlReport;
+
+/* The page's style sheet (shared with the game pages of report/view.h). */
+const char *report_html_css(void);
 
 /* Writes the page. Returns 0, or -1 on a write error. */
 int report_html(FILE *f, const HtmlReport *r);

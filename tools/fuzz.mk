@@ -3,11 +3,12 @@
 #   fuzz_kifu     the kifu reader and replay check (record files)
 #   fuzz_results  the results CSV reader, and rating what it accepts (dhm rate FILE.csv)
 #   fuzz_pack     the packed game records of the results store (dhm records export)
+#   fuzz_review   the game analyses stored with a run (dhm view --analyze --save, dhm report)
 # FUZZ_SECONDS sets the length of each run (default 15). The library is built once with the
 # sanitizers into build-fuzz/ by the main Makefile.
 FUZZ_SECONDS ?= 15
 O := build-fuzz
-TARGETS := fuzz_table fuzz_kifu fuzz_results fuzz_pack
+TARGETS := fuzz_table fuzz_kifu fuzz_results fuzz_pack fuzz_review
 FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
 .PHONY: run lib seeds
