@@ -145,6 +145,8 @@ bench:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory $(BENCHES) $(O)/dhm
 	@for b in $(BENCHES); do DHM=$(O)/dhm $$b || exit 1; done
+	@$(MAKE) --no-print-directory python
+	@PYTHONPATH=$(O)/python $(PYTHON) bench/bench_python.py
 
 demo:
 	@sh tools/deps.sh
