@@ -126,6 +126,27 @@ static void view_refresh(InfoSet *v, const GameState *g, const GameRecord *rec)
     v->nplays = rec->nplays;
 }
 
+int game_begin(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYERS])
+{
+    memset(rec, 0, offsetof(GameRecord, plays));
+    memset(rec->illegal, 0, sizeof rec->illegal);
+    memset(rec->bad_exchange, 0, sizeof rec->bad_exchange);
+    rec->stalemate = 0;
+    rec->number = su->number;
+    rec->dealer = su->dealer;
+    memcpy(rec->seat, su->seat, sizeof rec->seat);
+    memcpy(rec->cls, su->cls, sizeof rec->cls);
+    if (su->deal)
+        memcpy(hand, su->deal, NPLAYERS * sizeof *hand);
+    else
+        game_deal(su->seat, su->dealer, rng, hand);
+    memcpy(rec->dealt, hand, sizeof rec->dealt);
+    const int classes = su->cls[0] >= 0;
+    if (classes)
+        game_take_from_poor(su->cls, hand, rec->changed);
+    return classes;
+}
+
 void game_start_views(const GameSetup *su, const GameRecord *rec, const Cards hand[NPLAYERS],
                       InfoSet view[NPLAYERS])
 {
@@ -164,24 +185,8 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
     static const GameHooks none = {0};
     if (!hooks)
         hooks = &none;
-    memset(rec, 0, offsetof(GameRecord, plays));
-    memset(rec->illegal, 0, sizeof rec->illegal);
-    memset(rec->bad_exchange, 0, sizeof rec->bad_exchange);
-    rec->stalemate = 0;
-    rec->number = su->number;
-    rec->dealer = su->dealer;
-    memcpy(rec->seat, su->seat, sizeof rec->seat);
-    memcpy(rec->cls, su->cls, sizeof rec->cls);
-
     Cards hand[NPLAYERS];
-    if (su->deal)
-        memcpy(hand, su->deal, sizeof hand);
-    else
-        game_deal(su->seat, su->dealer, rng, hand);
-    memcpy(rec->dealt, hand, sizeof hand);
-    const int classes = su->cls[0] >= 0;
-    if (classes)
-        game_take_from_poor(su->cls, hand, rec->changed);
+    const int classes = game_begin(su, rng, rec, hand);
 
     Views views;
     GameState g;

@@ -75,6 +75,11 @@ int game_first_player(const Cards hand[NPLAYERS]);
 /* The player of class c (0 = daifugo .. 4 = daihinmin), or -1. */
 int game_player_of_class(const int8_t cls[NPLAYERS], int c);
 
+/* The start of game_play: the record's header, the deal (su->deal or a shuffle from rng),
+ * and the poor players' strongest cards taken (hand: the hands after that). Returns whether
+ * the game has an exchange. */
+int game_begin(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYERS]);
+
 /* What each player is shown at game start, after the server took the poor players' cards
  * (hand: the hands at that moment; rec: number, dealt, changed so far), as game_play shows
  * it; and what the exchange then tells them (rec->original and rec->first set): the poor's

@@ -78,22 +78,7 @@ static void start_game(DhmEnv *e)
 {
     GameRecord *rec = &e->rec;
     const GameSetup *su = &e->su;
-    memset(rec, 0, offsetof(GameRecord, plays));
-    memset(rec->illegal, 0, sizeof rec->illegal);
-    memset(rec->bad_exchange, 0, sizeof rec->bad_exchange);
-    rec->stalemate = 0;
-    rec->number = su->number;
-    rec->dealer = su->dealer;
-    memcpy(rec->seat, su->seat, sizeof rec->seat);
-    memcpy(rec->cls, su->cls, sizeof rec->cls);
-    if (su->deal)
-        memcpy(e->hand, su->deal, sizeof e->hand);
-    else
-        game_deal(su->seat, su->dealer, &e->rng, e->hand);
-    memcpy(rec->dealt, e->hand, sizeof rec->dealt);
-    const int classes = su->cls[0] >= 0;
-    if (classes)
-        game_take_from_poor(su->cls, e->hand, rec->changed);
+    const int classes = game_begin(su, &e->rng, rec, e->hand);
     game_start_views(su, rec, e->hand, e->view);
     memcpy(e->start_view, e->view, sizeof e->view);
     memset(e->played_by, 0, sizeof e->played_by);
