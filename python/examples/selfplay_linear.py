@@ -8,7 +8,7 @@ exchange how strong the cards given are. Training is REINFORCE: every seat plays
 policy, and each decision of a game is pushed towards its player's reward at the game's end
 (UECda points - 3, zero-sum).
 
-    python3 selfplay_linear.py train --games 20000 --out linear.npy    # a few minutes
+    python3 selfplay_linear.py train --games 10000 --out linear.npy    # about 2 minutes
     python3 selfplay_linear.py eval --weights linear.npy --games 2000  # against 4 x simple
     python3 -m dhm.uecda --agent selfplay_linear.py:LinearAgent --arg weights=linear.npy -p 42485
 """
@@ -106,7 +106,7 @@ class LinearAgent:
         return int(legal[p.argmax()] if self.greedy else legal[self.rng.choice(len(legal), p=p)])
 
 
-def train(games, seed=1, lr=0.05, batch=50, log=sys.stderr):
+def train(games, seed=1, lr=4.0, batch=50, log=sys.stderr):
     """REINFORCE by self-play in match mode (the exchange included); returns theta."""
     rng = np.random.default_rng(seed)
     theta = np.zeros(NF)
@@ -169,9 +169,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("train", help="self-play training")
-    t.add_argument("--games", type=int, default=20000)
+    t.add_argument("--games", type=int, default=10000)
     t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--lr", type=float, default=0.05)
+    t.add_argument("--lr", type=float, default=4.0)
     t.add_argument("--out", default="linear.npy")
     e = sub.add_parser("eval", help="mean points per game against four built-in players")
     e.add_argument("--weights", required=True)
