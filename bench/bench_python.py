@@ -4,14 +4,15 @@ side by side with a pure-Python engine of the same rules (bench/daihinmin_py.py;
 Dizhu could not be installed here: it is not a Debian package and no other registry is
 reachable).
 
-Lines are `name value unit`. Each figure is the best of 5 runs of about 0.6 s (this VM's
-neighbours slow whole runs at random; the median follows in parentheses as a second line).
-Seeds are fixed, so two builds do the same work.
+Lines are `name value unit`. Each figure is the best of 5 runs of about 0.6 s, the runs of
+the four measures interleaved (round 1 of each, then round 2, ...) so that a busy neighbour
+on this VM slows all of them alike; the median follows as a second line. Seeds are fixed, so
+two builds do the same work.
 
   env_steps_single    Env (one game at a time, mode="game"): agent_iter, last() (the
                       observation and action_mask arrays are made), a random action among
                       the mask's, step() - the PettingZoo loop a user writes
-  vecenv_steps        VecEnv(1024): one call steps 1024 games; actions drawn with numpy from
+  vecenv_steps        VecEnv(256): one call steps 256 games; actions drawn with numpy from
                       each game's legal list; observations and masks written every step
   vecenv_steps_bare   the same without observations and masks (legal lists only)
   purepy_steps        the pure-Python engine: legal moves generated every step, a random one
@@ -33,16 +34,19 @@ import daihinmin_py  # noqa: E402
 
 RUNS = 5
 SECONDS = 0.6
+VEC_N = 256
 
 
-def timed(fn):
-    """Calls fn(deadline) RUNS times; fn returns the steps done. Returns (best, median) steps/s."""
-    rates = []
+def timed(fns):
+    """Calls every fn(deadline) RUNS times, interleaved; fn returns the steps it did. Returns
+    {name: (best, median)} in steps/s."""
+    rates = {name: [] for name, _ in fns}
     for _ in range(RUNS):
-        t0 = time.perf_counter()
-        steps = fn(t0 + SECONDS)
-        rates.append(steps / (time.perf_counter() - t0))
-    return max(rates), statistics.median(rates)
+        for name, fn in fns:
+            t0 = time.perf_counter()
+            steps = fn(t0 + SECONDS)
+            rates[name].append(steps / (time.perf_counter() - t0))
+    return {name: (max(r), statistics.median(r)) for name, r in rates.items()}
 
 
 def env_single(seed):
@@ -106,9 +110,9 @@ def line(name, value, unit):
 
 def main():
     results = {}
-    for name, fn in (("env_steps_single", env_single(1)), ("vecenv_steps", vecenv(1024, 1)),
-                     ("vecenv_steps_bare", vecenv(1024, 1, full=False)), ("purepy_steps", purepy(1))):
-        best, med = timed(fn)
+    fns = (("env_steps_single", env_single(1)), ("vecenv_steps", vecenv(VEC_N, 1)),
+           ("vecenv_steps_bare", vecenv(VEC_N, 1, full=False)), ("purepy_steps", purepy(1)))
+    for name, (best, med) in timed(fns).items():
         results[name] = best
         line(name, best, "steps/s (best of %d; one core)" % RUNS)
         line(name + "_median", med, "steps/s (median)")
