@@ -104,28 +104,26 @@ PyObject *cards_to_py(Cards c)
     return l;
 }
 
-PyObject *obs_dict(const InfoSet *v, int give_n, const Cards played_by[NPLAYERS], const uint16_t *legal, int nlegal)
+PyObject *obs_dict_new(int8_t **obs_out, npy_bool **mask_out, const uint16_t *legal, int nlegal)
 {
     npy_intp od = OBS_SIZE, md = NUM_ACTIONS;
     PyObject *obs = PyArray_SimpleNew(1, &od, NPY_INT8);
     PyObject *mask = PyArray_ZEROS(1, &md, NPY_BOOL, 0);
     PyObject *d = PyDict_New();
-    if (!obs || !mask || !d)
-        goto fail;
-    obs_encode(v, give_n, played_by, (int8_t *)PyArray_DATA((PyArrayObject *)obs));
-    npy_bool *m = (npy_bool *)PyArray_DATA((PyArrayObject *)mask);
+    if (!obs || !mask || !d || PyDict_SetItemString(d, "observation", obs) ||
+        PyDict_SetItemString(d, "action_mask", mask)) {
+        Py_XDECREF(obs);
+        Py_XDECREF(mask);
+        Py_XDECREF(d);
+        return NULL;
+    }
+    *obs_out = (int8_t *)PyArray_DATA((PyArrayObject *)obs);
+    npy_bool *m = *mask_out = (npy_bool *)PyArray_DATA((PyArrayObject *)mask);
     for (int i = 0; i < nlegal; i++)
         m[legal[i]] = 1;
-    if (PyDict_SetItemString(d, "observation", obs) || PyDict_SetItemString(d, "action_mask", mask))
-        goto fail;
     Py_DECREF(obs);
     Py_DECREF(mask);
     return d;
-fail:
-    Py_XDECREF(obs);
-    Py_XDECREF(mask);
-    Py_XDECREF(d);
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- actions */

@@ -43,9 +43,10 @@ int agent_of(PyObject *o);
 int cards_from_py(PyObject *o, Cards *out);
 /* A card set as a list of tokens ("c3", ..., "jo"). */
 PyObject *cards_to_py(Cards c);
-/* The observation dict of a view: {"observation": int8[OBS_SIZE], "action_mask": bool[NUM_ACTIONS]}
- * with the given legal actions (none: all zero). */
-PyObject *obs_dict(const InfoSet *v, int give_n, const Cards played_by[NPLAYERS], const uint16_t *legal, int nlegal);
+/* A new observation dict {"observation": int8[OBS_SIZE], "action_mask": bool[NUM_ACTIONS]}:
+ * the mask set for the given legal actions (none: all False), the observation left for the
+ * caller to write through *obs (env_observe or obs_encode). */
+PyObject *obs_dict_new(int8_t **obs, npy_bool **mask, const uint16_t *legal, int nlegal);
 
 /* A game record as a dict (hidden cards included): seats, classes, hands, plays, result. */
 PyObject *game_record_to_py(const GameRecord *r);

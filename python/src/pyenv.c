@@ -259,7 +259,12 @@ static PyObject *observe_agent(EnvObject *self, int p)
 {
     DhmEnv *e = self->e;
     const int acts = p == self->selected && !self->over;
-    return obs_dict(env_view(e, p), env_give_n(e, p), e->played_by, e->legal, acts ? e->nlegal : 0);
+    int8_t *obs;
+    npy_bool *mask;
+    PyObject *d = obs_dict_new(&obs, &mask, e->legal, acts ? e->nlegal : 0);
+    if (d)
+        env_observe(e, p, obs); /* as VecEnv writes it */
+    return d;
 }
 
 static PyObject *Env_observe(EnvObject *self, PyObject *agent)
@@ -284,7 +289,12 @@ static PyObject *Env_observe_from_history(EnvObject *self, PyObject *agent)
     Cards pb[NPLAYERS];
     obs_played_by(v, pb);
     const int acts = p == self->selected && !self->over;
-    return obs_dict(v, env_give_n(e, p), pb, e->legal, acts ? e->nlegal : 0);
+    int8_t *obs;
+    npy_bool *mask;
+    PyObject *d = obs_dict_new(&obs, &mask, e->legal, acts ? e->nlegal : 0);
+    if (d)
+        obs_encode(v, env_give_n(e, p), pb, obs);
+    return d;
 }
 
 static PyObject *Env_last(EnvObject *self, PyObject *args, PyObject *kw)

@@ -195,7 +195,11 @@ static int agent_decide(AgentCtx *a, const InfoSet *v, int give_n, const uint16_
     Cards pb[NPLAYERS];
     obs_played_by(v, pb);
     int act = -1;
-    PyObject *obs = obs_dict(v, give_n, pb, legal, nlegal);
+    int8_t *ob;
+    npy_bool *mask;
+    PyObject *obs = obs_dict_new(&ob, &mask, legal, nlegal);
+    if (obs)
+        obs_encode(v, give_n, pb, ob);
     PyObject *r = obs ? PyObject_CallMethod(a->agent, "act", "O", obs) : NULL;
     if (r) {
         long x = PyLong_AsLong(r);
