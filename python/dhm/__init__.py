@@ -27,7 +27,7 @@ from ._dhm import NUM_ACTIONS, OBS_SIZE, LEGAL_MAX, VecEnv, player_seed, read_ki
 
 __all__ = [
     "Env", "VecEnv", "Player", "Store", "Move", "move", "action_of", "legal_moves", "describe",
-    "rate", "read_kifu", "player_seed", "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS",
+    "rate", "read_kifu", "player_seed", "play", "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS",
 ]
 
 AGENTS = ["player_%d" % p for p in range(5)]
@@ -194,6 +194,20 @@ class Env(_dhm.Env):
 
     def close(self):
         pass
+
+
+def play(env, act, reset=True):
+    """Plays one episode of env: act(env, agent, observation) -> action at every decision
+    (terminated agents are stepped with None, as PettingZoo asks). Returns each agent's summed
+    reward (UECda points - 3 a game)."""
+    if reset:
+        env.reset()
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        total[agent] += reward
+        env.step(None if term or trunc else act(env, agent, obs))
+    return total
 
 
 class Player(_dhm.Player):

@@ -150,19 +150,11 @@ def train(games, seed=1, lr=4.0, batch=50, log=sys.stderr):
 def evaluate(theta, games, opponents="simple", seed=7):
     """Mean points per game of the greedy policy as player 0 against four built-in players."""
     env = dhm.Env(seed=seed, mode="match", games=games)
-    env.reset()
     agent = LinearAgent()
     agent.theta = theta
     others = [None] + [dhm.Player(opponents, seed=dhm.player_seed(seed, p)) for p in range(1, 5)]
-    points = np.zeros(5)
-    for name in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        points[int(name[-1])] += reward
-        if term:
-            env.step(None)
-        else:
-            env.step(agent.act(obs) if env.actor == 0 else others[env.actor].act(env))
-    return points / games + 3
+    total = dhm.play(env, lambda env, name, obs: agent.act(obs) if env.actor == 0 else others[env.actor].act(env))
+    return np.array([total[a] for a in dhm.AGENTS]) / games + 3
 
 
 def main():

@@ -10,26 +10,14 @@ import dhm
 from conftest import run
 
 
-def play_random(env, rng, check=None):
-    """Plays one episode with uniformly random legal actions (chosen from the action_mask);
-    returns the number of decisions and each agent's summed reward."""
-    total = {a: 0.0 for a in env.possible_agents}
-    steps = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        total[agent] += reward
-        assert not trunc
-        if term:
-            assert not obs["action_mask"].any()
-            env.step(None)
-            continue
+def random_act(rng):
+    """act() for dhm.play: a uniformly random action among the mask's, checked against
+    legal_actions()."""
+    def act(env, agent, obs):
         legal = np.flatnonzero(obs["action_mask"])
-        assert legal.tolist() == sorted(env.legal_actions())
-        if check:
-            check(env, agent, obs)
-        env.step(int(legal[rng.randrange(len(legal))]))
-        steps += 1
-    return steps, total
+        assert legal.tolist() == sorted(env.legal_actions()) and agent == env.agent_selection
+        return int(legal[rng.randrange(len(legal))])
+    return act
 
 
 def check_record(rec):
@@ -81,8 +69,7 @@ def test_random_play_checks_masks_and_rewards():
     env = dhm.Env(seed=12)
     rng = random.Random(5)
     for g in range(300):
-        env.reset()
-        n, total = play_random(env, rng)
+        total = dhm.play(env, random_act(rng))
         assert sorted(total.values()) == [-2, -1, 0, 1, 2]
 
 
@@ -295,19 +282,11 @@ def test_pettingzoo_protocol_and_cumulative_rewards():
     assert sum(got.values()) == 0 and all(v == int(v) for v in got.values())
 
 
-def totals_by_players(specs, games, seed, mode="match"):
+def totals_by_players(specs, games, seed):
     env = dhm.Env(seed=seed, mode="match", games=games)
     players = [dhm.Player(s, seed=dhm.player_seed(seed, p)) for p, s in enumerate(specs)]
-    env.reset()
-    points = [0.0] * 5
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        points[int(agent[-1])] += reward
-        if term:
-            env.step(None)
-        else:
-            env.step(players[env.actor].act(env))
-    return [int(x) + 3 * games for x in points]
+    total = dhm.play(env, lambda env, agent, obs: players[env.actor].act(env))
+    return [int(total[a]) + 3 * games for a in dhm.AGENTS]
 
 
 @pytest.mark.parametrize("specs", [

@@ -53,17 +53,9 @@ def test_python_agent_equals_the_env(dhm_bin, tmp_path):
     specs = ["simple", None, "simple", "random", "simple"]
     players = [dhm.Player(s, seed=dhm.player_seed(seed, p)) if s else None for p, s in enumerate(specs)]
     agent = dhm.agents.FirstAgent()
-    env.reset()
-    points = [3 * games] * 5
-    for name in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        points[int(name[-1])] += reward
-        if term:
-            env.step(None)
-        else:
-            p = env.actor
-            env.step(agent.act(obs) if players[p] is None else players[p].act(env))
-    assert [int(x) for x in points] == served
+    total = dhm.play(env, lambda env, name, obs: agent.act(obs) if players[env.actor] is None
+                     else players[env.actor].act(env))
+    assert [int(total[a]) + 3 * games for a in dhm.AGENTS] == served
 
 
 def test_agent_errors_end_the_client_with_status_1(dhm_bin, tmp_path):
