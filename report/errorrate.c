@@ -29,8 +29,7 @@ void report_errorrate(FILE *f, const ErrResult *r, const ErrConfig *c, int forma
     char hand[200], table[32], chosen[64], best[64];
     if (format == REPORT_CSV) { /* the error rates, the marks stacked under them (emit.h) */
         CsvParts parts;
-        FILE *out = f;
-        csv_parts_begin(&parts, out);
+        csv_parts_begin(&parts, f);
         f = csv_part(&parts, "error_rates");
         fprintf(f, "player,games,judged,skipped,error_rate,ci_low,ci_high,error_rate_points,mean_rank,"
                    "mean_points\n");

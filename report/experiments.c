@@ -260,7 +260,6 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
     if (csv) { /* the players, the correlation tables stacked under them (emit.h) */
         CsvParts parts;
         csv_parts_begin(&parts, o);
-        FILE *out = o;
         o = csv_part(&parts, "players");
         fprintf(o, "player,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
         for (int i = 0; i < r->np; i++) {
@@ -276,7 +275,6 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
                 fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", r->rows[k].n, KEY[m], r->rows[k].chunks, r->rows[k].r[m],
                         r->rows[k].se[m], r->rows[k].r2[m]);
         csv_parts_end(&parts);
-        o = out;
     } else {
         fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
                 (unsigned long long)r->seed);
