@@ -138,8 +138,10 @@ def train(games, seed=1, lr=4.0, batch=50, log=sys.stderr):
                 if done % batch == 0:
                     theta += lr * grad / max(count, 1)
                     grad[:], count = 0, 0
-                if done % 2000 == 0 and log:
-                    print("train: %d games, %.0f s, theta %s" % (done, time.time() - t0, np.round(theta, 2)), file=log)
+                if done % 1000 == 0 and log:
+                    spent = time.time() - t0
+                    print("train: %d/%d games, %.0f s, ETA %.0f s, theta %s"
+                          % (done, games, spent, spent * (games - done) / done, np.round(theta, 2)), file=log)
                 if done >= games:
                     break
         else:
