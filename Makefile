@@ -7,6 +7,7 @@
 #   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
 #   make deps       install the Debian packages dhm needs (when missing)
 #   make MPI=1      build/dhm-mpi with MPICH (make deps-mpi installs it); docs/cluster.md
+#   make python     the Python package: PYTHONPATH=build/python python3 -c 'import dhm' (docs/python.md)
 # Variables: CC (gcc or clang), O (build dir), CPUFLAGS (default -march=native), V=1 (make demo: verbose).
 
 CC       ?= cc
@@ -32,7 +33,7 @@ TESTS    = $(TEST_SRC:tests/%.c=$(O)/tests/%)
 BENCHES  = $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 LIB      = $(O)/libdhm.a
 
-.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi clean tests benches mpi
+.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi clean tests benches mpi python python-tests
 # Every entry point first installs what a fresh Debian 12 machine lacks (tools/deps.sh is a
 # no-op when everything is there), then builds.
 all:
@@ -76,6 +77,47 @@ $(O)/bench/%: bench/%.c $(LIB)
 
 tests: $(TESTS)
 
+# The Python package (python/): the extension module _dhm over a position-independent copy of
+# the library (hidden symbols), and the package's .py files, in $(O)/python/dhm. Built with
+# Debian's python3 (python3-dev, python3-numpy); nothing is fetched.
+PYTHON   ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+PY_CFLAGS = -isystem $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])') \
+            -isystem $(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())')
+PY_EXT    = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_SRC    = $(wildcard python/src/*.c)
+PY_FILES  = $(patsubst python/%,$(O)/python/%,$(wildcard python/dhm/*.py))
+PIC_OBJ   = $(LIB_SRC:%.c=$(O)/pic/obj/%.o)
+PIC_FLAGS = -fPIC -fvisibility=hidden
+
+$(O)/pic/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+$(O)/pic/obj/players/policy_embed.o: players/policy.weights
+$(O)/pic/obj/players/est_embed.o: players/est.weights
+$(O)/pic/obj/python/src/%.o: python/src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) $(PY_CFLAGS) -Ipython/src -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+
+$(O)/pic/libdhm.a: $(PIC_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(O)/python/dhm/%.py: python/dhm/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+python:
+	@sh tools/deps.sh
+	@$(MAKE) --no-print-directory $(O)/python/dhm/_dhm$(PY_EXT) $(PY_FILES)
+
+$(O)/python/dhm/_dhm$(PY_EXT): $(PY_SRC:%.c=$(O)/pic/obj/%.o) $(O)/pic/libdhm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) -shared -o $@ $(PY_SRC:%.c=$(O)/pic/obj/%.o) $(O)/pic/libdhm.a $(LDLIBS)
+
+# The package's tests (pytest), with build/dhm for the tests that run commands.
+python-tests: python $(O)/dhm
+	@DHM=$(CURDIR)/$(O)/dhm PYTHONPATH=$(CURDIR)/$(O)/python $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
+
 benches: $(BENCHES)
 
 # With MPICH installed (make deps-mpi), check also builds build/dhm-mpi and the tests run it
@@ -84,6 +126,7 @@ check:
 	@sh tools/deps.sh
 	@if command -v mpicc >/dev/null 2>&1; then $(MAKE) --no-print-directory mpi; fi
 	@$(MAKE) --no-print-directory run-tests DHM_MPI_BIN=$$(test -x build/dhm-mpi && command -v mpicc >/dev/null && echo build/dhm-mpi)
+	@$(MAKE) --no-print-directory python-tests
 
 # Runs every test binary; a failing one fails the target after all have run.
 run-tests: $(O)/dhm $(TESTS)
@@ -102,6 +145,8 @@ bench:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory $(BENCHES) $(O)/dhm
 	@for b in $(BENCHES); do DHM=$(O)/dhm $$b || exit 1; done
+	@$(MAKE) --no-print-directory python
+	@PYTHONPATH=$(O)/python $(PYTHON) bench/bench_python.py
 	@DHM=$(O)/dhm sh bench/ladder.sh   # external UECda clients: skipped unless DHM_LADDER_* are set (docs/ladder.md)
 
 # One line a step; V=1 prints the commands (the compiler's too) and their output. Errors always print.
@@ -123,4 +168,4 @@ deps-mpi:
 clean:
 	rm -rf build build-asan build-fuzz build-mpi
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TESTS:=.d) $(PIC_OBJ:.o=.d) $(PY_SRC:%.c=$(O)/pic/obj/%.d)

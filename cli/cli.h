@@ -95,6 +95,7 @@ typedef struct RateOpts {
     unsigned given; /* method-specific options given (for the "ignored" warnings) */
     long left_out;  /* sets of a store left out (not clean) */
     struct SetwiseRun **streamed; /* by method id: methods already fed every set (dhm rate --db), or NULL */
+    FILE *out;      /* where the ratings go (stdout) */
 } RateOpts;
 void rate_opts_default(RateOpts *o);
 /* Loads the sets of a tournament store into res (and its games when with_games, with their

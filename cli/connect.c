@@ -32,7 +32,7 @@ int cmd_connect(int argc, char **argv)
                                          {"json", no_argument, 0, 'j'},         {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     const char *cmd = "connect";
-    ClientConfig cfg = {"127.0.0.1", 42485, NULL, NULL, 1, 0, stderr};
+    ClientConfig cfg = {"127.0.0.1", 42485, NULL, NULL, 1, 0, stderr, NULL, NULL};
     int json = 0, c;
     long v;
     optind = 1;

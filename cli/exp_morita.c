@@ -13,6 +13,7 @@
 #include "arena/pool.h"
 #include "cli/cli.h"
 #include "rating/elo.h"
+#include "report/emit.h"
 #include "report/experiments.h"
 
 /* Graded strength, weakest first. */
@@ -164,6 +165,8 @@ int exp_morita(int argc, char **argv)
     long sets = 2000, set_games = 30, jobs = 2, playouts = 10000;
     double hold = 0.2;
     int policy = HAND_SIMPLE, csv = 0, quiet = 0, c;
+    CsvParts parts;
+    csv_parts_begin(&parts, stdout);
     uint64_t seed = 1;
     ExpStore es = {NULL, "", NULL};
     optind = 1;
@@ -245,6 +248,8 @@ int exp_morita(int argc, char **argv)
         report_morita_header(stdout, &mh, csv);
         RateOpts ro;
         rate_opts_default(&ro);
+        if (csv) /* one CSV table: the ratings, the held-out predictions stacked under them */
+            ro.out = csv_part(&parts, "ratings");
         ro.methods = "elo-game,morita,sts,bt";
         ro.top = pool.n;
         ro.csv = csv;
@@ -265,8 +270,10 @@ int exp_morita(int argc, char **argv)
             rows[r].logloss = mean_se(sc[r].ll, sc[r].ll2, sc[r].games, &rows[r].logloss_se);
             rows[r].brier = mean_se(sc[r].br, sc[r].br2, sc[r].games, &rows[r].brier_se);
         }
-        report_heldout(stdout, rows, PR_COUNT, res.ngames - cut, cut, hold, csv);
+        report_heldout(csv ? csv_part(&parts, "heldout") : stdout, rows, PR_COUNT, res.ngames - cut, cut, hold, csv);
     }
+    if (csv)
+        csv_parts_end(&parts);
     hand_summary_free(&hs);
     results_free(&res);
     pool_free(&pool);

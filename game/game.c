@@ -72,7 +72,7 @@ void game_deal(const uint8_t seat[NPLAYERS], int dealer, Rng *rng, Cards hand[NP
         hand[seat[s]] = h[s];
 }
 
-static int player_of_class(const int8_t cls[NPLAYERS], int c)
+int game_player_of_class(const int8_t cls[NPLAYERS], int c)
 {
     for (int p = 0; p < NPLAYERS; p++)
         if (cls[p] == c)
@@ -83,7 +83,7 @@ static int player_of_class(const int8_t cls[NPLAYERS], int c)
 void game_take_from_poor(const int8_t cls[NPLAYERS], Cards hand[NPLAYERS], Cards changed[NPLAYERS])
 {
     for (int k = 0; k < 2; k++) { /* daihinmin -> daifugo (2), then hinmin -> fugo (1) */
-        int poor = player_of_class(cls, 4 - k), rich = player_of_class(cls, k);
+        int poor = game_player_of_class(cls, 4 - k), rich = game_player_of_class(cls, k);
         if (poor < 0 || rich < 0)
             continue;
         Cards take = cards_strongest(hand[poor], 2 - k);
@@ -96,7 +96,7 @@ void game_take_from_poor(const int8_t cls[NPLAYERS], Cards hand[NPLAYERS], Cards
 int game_give_from_rich(int rich, int n, Cards choice, const int8_t cls[NPLAYERS], Cards hand[NPLAYERS],
                         Cards changed[NPLAYERS])
 {
-    int poor = player_of_class(cls, 4 - cls[rich]);
+    int poor = game_player_of_class(cls, 4 - cls[rich]);
     int bad = cards_count(choice) != n || (choice & ~hand[rich]) != 0;
     if (bad)
         choice = cards_strongest(hand[rich], n);
@@ -126,11 +126,8 @@ static void view_refresh(InfoSet *v, const GameState *g, const GameRecord *rec)
     v->nplays = rec->nplays;
 }
 
-int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const GameHooks *hooks, GameRecord *rec)
+int game_begin(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYERS])
 {
-    static const GameHooks none = {0};
-    if (!hooks)
-        hooks = &none;
     memset(rec, 0, offsetof(GameRecord, plays));
     memset(rec->illegal, 0, sizeof rec->illegal);
     memset(rec->bad_exchange, 0, sizeof rec->bad_exchange);
@@ -139,25 +136,28 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
     rec->dealer = su->dealer;
     memcpy(rec->seat, su->seat, sizeof rec->seat);
     memcpy(rec->cls, su->cls, sizeof rec->cls);
-
-    Cards hand[NPLAYERS];
     if (su->deal)
-        memcpy(hand, su->deal, sizeof hand);
+        memcpy(hand, su->deal, NPLAYERS * sizeof *hand);
     else
         game_deal(su->seat, su->dealer, rng, hand);
-    memcpy(rec->dealt, hand, sizeof hand);
+    memcpy(rec->dealt, hand, sizeof rec->dealt);
     const int classes = su->cls[0] >= 0;
     if (classes)
         game_take_from_poor(su->cls, hand, rec->changed);
+    return classes;
+}
 
-    /* Game-start views as the server shows them: card counts as dealt; the poor and the
-     * heimin see their hand as dealt, the rich their hand after receiving. */
-    Views views;
+void game_start_views(const GameSetup *su, const GameRecord *rec, const Cards hand[NPLAYERS],
+                      InfoSet view[NPLAYERS])
+{
+    /* As the server shows them: card counts as dealt; the poor and the heimin see their hand
+     * as dealt, the rich their hand after receiving. */
+    const int classes = su->cls[0] >= 0;
     GameState g;
-    memset(&views, 0, sizeof views);
+    memset(view, 0, NPLAYERS * sizeof *view);
     state_init(&g, rec->dealt, su->seat, 0);
     for (int p = 0; p < NPLAYERS; p++) {
-        InfoSet *v = &views.v[p];
+        InfoSet *v = &view[p];
         v->me = p;
         v->game = su->number;
         v->given = classes && su->cls[p] >= 3 ? rec->changed[p] : 0;
@@ -167,6 +167,30 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
         v->first = -1;
         memcpy(v->start_ncards, v->ncards, sizeof v->ncards);
     }
+}
+
+void game_play_views(const GameSetup *su, const GameRecord *rec, InfoSet view[NPLAYERS])
+{
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (su->cls[0] >= 0 && su->cls[p] >= 3)
+            view[p].received = rec->original[p] & ~rec->dealt[p];
+        view[p].first = rec->first;
+        for (int q = 0; q < NPLAYERS; q++)
+            view[p].start_ncards[q] = (uint8_t)cards_count(rec->original[q]);
+    }
+}
+
+int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const GameHooks *hooks, GameRecord *rec)
+{
+    static const GameHooks none = {0};
+    if (!hooks)
+        hooks = &none;
+    Cards hand[NPLAYERS];
+    const int classes = game_begin(su, rng, rec, hand);
+
+    Views views;
+    GameState g;
+    game_start_views(su, rec, hand, views.v);
     int rc;
     if (hooks->start && (rc = hooks->start(hooks->ctx, rec, views.v)) != 0)
         return rc;
@@ -176,7 +200,7 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
 
     if (classes) {
         for (int c = 0; c < 2; c++) { /* daifugo first, then fugo */
-            int rich = player_of_class(su->cls, c);
+            int rich = game_player_of_class(su->cls, c);
             if (rich < 0)
                 continue;
             if (pl[rich]->oracle)
@@ -185,18 +209,11 @@ int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const G
             rec->bad_exchange[rich] = game_give_from_rich(rich, 2 - c, choice, su->cls, hand, rec->changed);
             views.v[rich].given = rec->changed[rich];
         }
-        for (int p = 0; p < NPLAYERS; p++)
-            if (su->cls[p] >= 3)
-                views.v[p].received = hand[p] & ~rec->dealt[p];
     }
     memcpy(rec->original, hand, sizeof hand);
     rec->first = game_first_player(hand);
     state_init(&g, hand, su->seat, rec->first);
-    for (int p = 0; p < NPLAYERS; p++) {
-        views.v[p].first = rec->first;
-        for (int q = 0; q < NPLAYERS; q++)
-            views.v[p].start_ncards[q] = (uint8_t)cards_count(hand[q]);
-    }
+    game_play_views(su, rec, views.v);
 
     while (!g.over) {
         const int p = g.turn;

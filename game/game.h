@@ -72,6 +72,23 @@ int game_give_from_rich(int rich, int n, Cards choice, const int8_t cls[NPLAYERS
 /* The player holding the diamond 3. */
 int game_first_player(const Cards hand[NPLAYERS]);
 
+/* The player of class c (0 = daifugo .. 4 = daihinmin), or -1. */
+int game_player_of_class(const int8_t cls[NPLAYERS], int c);
+
+/* The start of game_play: the record's header, the deal (su->deal or a shuffle from rng),
+ * and the poor players' strongest cards taken (hand: the hands after that). Returns whether
+ * the game has an exchange. */
+int game_begin(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYERS]);
+
+/* What each player is shown at game start, after the server took the poor players' cards
+ * (hand: the hands at that moment; rec: number, dealt, changed so far), as game_play shows
+ * it; and what the exchange then tells them (rec->original and rec->first set): the poor's
+ * received cards, who leads, the counts after the exchange. Used by every engine that steps
+ * a game itself, so that all of them show a player the same information set. */
+void game_start_views(const GameSetup *su, const GameRecord *rec, const Cards hand[NPLAYERS],
+                      InfoSet view[NPLAYERS]);
+void game_play_views(const GameSetup *su, const GameRecord *rec, InfoSet view[NPLAYERS]);
+
 /* Points for a class: 5/4/3/2/1. */
 static inline int game_points(int cls) { return 5 - cls; }
 

@@ -130,6 +130,8 @@ static int play_game(Client *c, const Table *start, int *match_over)
         if (nx > 2)
             return fail(c, "protocol error: asked to give %d cards", nx);
         Cards give = c->pl->exchange(c->pl, v, nx);
+        if (c->cfg->stop && *c->cfg->stop)
+            return fail(c, "the player stopped");
         memset(&t, 0, sizeof t);
         table_put_hand(&t, give);
         if (net_send_table(c->fd, &t))
@@ -161,6 +163,8 @@ static int play_game(Client *c, const Table *start, int *match_over)
         if (t.c[5][2] == 1 && turn == c->me) {
             refresh_view(c);
             Move m = c->pl->play(c->pl, v);
+            if (c->cfg->stop && *c->cfg->stop)
+                return fail(c, "the player stopped");
             Table mt;
             memset(&mt, 0, sizeof mt);
             table_put_move(&mt, m);
@@ -236,7 +240,9 @@ int client_run(const ClientConfig *cfg, ClientResult *res, char *err, size_t err
     }
     c->me = me;
     res->me = me;
-    if (player_create(cfg->spec, player_seed(cfg->seed, me), &c->pl, err, errsz))
+    if (cfg->player)
+        c->pl = cfg->player;
+    else if (player_create(cfg->spec, player_seed(cfg->seed, me), &c->pl, err, errsz))
         goto out;
     if (c->pl->reads_hidden) {
         snprintf(err, errsz, "%s reads the other players' hidden cards (an experiments-only option): never over the "
@@ -279,7 +285,7 @@ int client_run(const ClientConfig *cfg, ClientResult *res, char *err, size_t err
 out:
     if (c->fd >= 0)
         close(c->fd);
-    res->player = c->pl;
+    res->player = cfg->player ? NULL : c->pl;
     free(c);
     return rc;
 }

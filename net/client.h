@@ -24,6 +24,9 @@ typedef struct ClientConfig {
     uint64_t seed;      /* the player gets player_seed(seed, its player number) */
     int timeout_ms;     /* for each message from the server; 0 = wait forever */
     FILE *log;          /* per-game lines (NULL = none) */
+    Player *player;     /* when not NULL: this player instead of spec (the caller's: never destroyed) */
+    const int *stop;    /* when not NULL and set after one of the player's decisions: the client
+                         * ends at once with an error (the player could not go on) */
 } ClientConfig;
 
 typedef struct ClientResult {
@@ -31,7 +34,8 @@ typedef struct ClientResult {
     int games;
     long points[NPLAYERS];                /* as this client saw the finishing orders */
     long class_count[NPLAYERS][NPLAYERS]; /* [player][class] */
-    Player *player;                       /* still alive for its report; client_result_free */
+    Player *player;                       /* still alive for its report; client_result_free (NULL
+                                           * with ClientConfig.player) */
 } ClientResult;
 
 /* Connects, plays until the server ends the match (end flag 2). Returns 0, or -1 with a

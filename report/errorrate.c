@@ -27,8 +27,11 @@ static void mark_text(const ErrMark *m, char *hand, size_t hn, char *table, size
 void report_errorrate(FILE *f, const ErrResult *r, const ErrConfig *c, int format)
 {
     char hand[200], table[32], chosen[64], best[64];
-    if (format == REPORT_CSV) {
-        fprintf(f, "# error rates\nplayer,games,judged,skipped,error_rate,ci_low,ci_high,error_rate_points,mean_rank,"
+    if (format == REPORT_CSV) { /* the error rates, the marks stacked under them (emit.h) */
+        CsvParts parts;
+        csv_parts_begin(&parts, f);
+        f = csv_part(&parts, "error_rates");
+        fprintf(f, "player,games,judged,skipped,error_rate,ci_low,ci_high,error_rate_points,mean_rank,"
                    "mean_points\n");
         for (int i = 0; i < r->n; i++) {
             const ErrPlayer *p = &r->p[i];
@@ -44,7 +47,8 @@ void report_errorrate(FILE *f, const ErrResult *r, const ErrConfig *c, int forma
             fprintf(f, ",%.4f,%.4f\n", p->mean_rank, p->mean_points);
         }
         if (r->nmarks) {
-            fprintf(f, "\n# marks\ngame,number,ply,player,hand,table,chosen,best,loss\n");
+            f = csv_part(&parts, "marks");
+            fprintf(f, "game,number,ply,player,hand,table,chosen,best,loss\n");
             for (int i = 0; i < r->nmarks; i++) {
                 const ErrMark *m = &r->marks[i];
                 mark_text(m, hand, sizeof hand, table, sizeof table, chosen, sizeof chosen, best, sizeof best);
@@ -61,6 +65,7 @@ void report_errorrate(FILE *f, const ErrResult *r, const ErrConfig *c, int forma
                 fprintf(f, ",%.4f\n", m->loss);
             }
         }
+        csv_parts_end(&parts);
         return;
     }
     if (format == REPORT_JSON) {

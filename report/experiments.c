@@ -257,19 +257,24 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
     for (int k = 0; k < r->nrows && catch_n < 0; k++)
         if (fabs(r->rows[k].r[ES_ERROR]) >= target)
             catch_n = r->rows[k].n;
-    if (csv) {
-        fprintf(o, "# players\nplayer,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
+    if (csv) { /* the players, the correlation tables stacked under them (emit.h) */
+        CsvParts parts;
+        csv_parts_begin(&parts, o);
+        o = csv_part(&parts, "players");
+        fprintf(o, "player,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
         for (int i = 0; i < r->np; i++) {
             csv_str(o, r->names[i]);
             fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", r->ep[i].strength, r->ep[i].n,
                     errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
                     errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
         }
-        fprintf(o, "\n# tables\nn,measure,chunks,r,se,r2\n");
+        o = csv_part(&parts, "correlations");
+        fprintf(o, "n,measure,chunks,r,se,r2\n");
         for (int k = 0; k < r->nrows; k++)
             for (int m = 0; m < ES_MEASURES; m++)
                 fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", r->rows[k].n, KEY[m], r->rows[k].chunks, r->rows[k].r[m],
                         r->rows[k].se[m], r->rows[k].r2[m]);
+        csv_parts_end(&parts);
     } else {
         fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
                 (unsigned long long)r->seed);
@@ -309,10 +314,8 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
 
 void report_morita_header(FILE *o, const MoritaHeader *h, int csv)
 {
-    if (csv) {
-        fprintf(o, "# ratings\n");
-        return;
-    }
+    if (csv)
+        return; /* the CSV holds the tables only */
     fprintf(o, "paper 002 section 5 on dhm's pool: %d players, %ld sets of %ld games (five drawn at random a set), seed "
                "%llu\n",
             h->players, h->sets, h->set_games, (unsigned long long)h->seed);
@@ -326,7 +329,7 @@ void report_morita_header(FILE *o, const MoritaHeader *h, int csv)
 void report_heldout(FILE *o, const HeldoutRow *rows, int n, long test, long train, double hold, int csv)
 {
     if (csv)
-        fprintf(o, "\n# heldout\npredictor,test_games,logloss,logloss_se,brier,brier_se\n");
+        fprintf(o, "predictor,test_games,logloss,logloss_se,brier,brier_se\n");
     else
         fprintf(o, "\nprediction of the last %ld games (%.0f%%) from ratings of the first %ld: per pair of players in a "
                    "game,\nmean over test games (se: standard error over test games; lower is better)\n"

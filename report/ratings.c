@@ -127,19 +127,23 @@ static void los_label(const MethodResult *m, char *buf, size_t n)
 
 /* ---- CSV ---- */
 
-static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
+/* One table: the ratings, with the other tables asked for stacked under them (emit.h). */
+static void csv_report(FILE *out, const RatingReport *r, const Eval *e)
 {
     const Results *res = r->res;
     const int n = res->nplayers;
     char unc[256], ci[256];
-    fprintf(f, "# ratings\nmethod,rank,player,rating,uncertainty,uncertainty_kind,ci_low,ci_high,ci_kind,bound,%s,"
+    CsvParts parts;
+    csv_parts_begin(&parts, out);
+    FILE *f = csv_part(&parts, "ratings");
+    fprintf(f, "method,rank,player,rating,uncertainty,uncertainty_kind,ci_low,ci_high,ci_kind,bound,%s,"
                "h2h_win_pct\n",
             unit_of(res));
     for (int m = 0; m < r->nm; m++) {
         const MethodResult *mr = &r->mr[m];
         int *ord = order_by(mr, n);
         if (!ord)
-            return;
+            break;
         report_unc_label(mr, res, unc, sizeof unc);
         report_interval_label(mr, res, ci, sizeof ci);
         for (int k = 0; k < n; k++) {
@@ -165,7 +169,8 @@ static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
         free(ord);
     }
     if (r->mse) {
-        fprintf(f, "\n# mse\nmethod,mse,pairs\n");
+        f = csv_part(&parts, "mse");
+        fprintf(f, "method,mse,pairs\n");
         for (int m = 0; m < r->nm; m++) {
             fprintf(f, "%s,", method_name(r->mr[m].id));
             csv_num(f, e->mse[m]);
@@ -173,7 +178,8 @@ static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
         }
     }
     if (r->cross) {
-        fprintf(f, "\n# crosstable\nplayer_a,player_b,wins,losses,draws\n");
+        f = csv_part(&parts, "crosstable");
+        fprintf(f, "player_a,player_b,wins,losses,draws\n");
         for (int a = 0; a < n; a++)
             for (int b = 0; b < n; b++) {
                 size_t ab = (size_t)a * n + b;
@@ -187,7 +193,8 @@ static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
             }
     }
     if (r->trans) {
-        fprintf(f, "\n# transitivity\nplayer_a,player_b,player_c,predicted,observed\n");
+        f = csv_part(&parts, "transitivity");
+        fprintf(f, "player_a,player_b,player_c,predicted,observed\n");
         for (int k = 0; k < e->nte; k++) {
             csv_str(f, res->names[e->te[k].a]);
             fputc(',', f);
@@ -196,7 +203,8 @@ static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
             csv_str(f, res->names[e->te[k].c]);
             fprintf(f, ",%.4f,%.4f\n", e->te[k].pred, e->te[k].obs);
         }
-        fprintf(f, "\n# cycles\nplayer_a,player_b,player_c\n");
+        f = csv_part(&parts, "cycles");
+        fprintf(f, "player_a,player_b,player_c\n");
         for (int k = 0; k < e->nc; k++)
             for (int j = 0; j < 3; j++) {
                 csv_str(f, res->names[e->cyc[k][j]]);
@@ -204,7 +212,8 @@ static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
             }
     }
     if (e->losm) {
-        fprintf(f, "\n# los\nmethod,player_a,player_b,los\n");
+        f = csv_part(&parts, "los");
+        fprintf(f, "method,player_a,player_b,los\n");
         for (int a = 0; a < n; a++)
             for (int b = 0; b < n; b++) {
                 double l = a == b ? NAN : method_los(e->losm, a, b);
@@ -217,6 +226,7 @@ static void csv_report(FILE *f, const RatingReport *r, const Eval *e)
                 fprintf(f, ",%.4f\n", l);
             }
     }
+    csv_parts_end(&parts);
 }
 
 /* ---- JSON ---- */

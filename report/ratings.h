@@ -4,9 +4,9 @@
  * with its kind (and level, for intervals), ratings that only a prior bounds are flagged, and
  * the header says only what was done.
  *
- * CSV is a sequence of sections, each a line "# NAME" and then a header line and rows:
- * ratings, mse, crosstable, transitivity, cycles, los (only those asked for). A CSV reader that
- * skips '#' lines and blank lines (dhm's own does) can read each section on its own.
+ * CSV is one table with one header row: the ratings; when other tables are asked for (mse,
+ * crosstable, transitivity, cycles, los) they are stacked under it with a first column
+ * `table` naming each row's table (report/emit.h).
  */
 #ifndef DHM_REPORT_RATINGS_H
 #define DHM_REPORT_RATINGS_H

@@ -207,10 +207,10 @@ static void test_errorrate_experiment(void **state)
     double er[5];
     for (int i = 0; i < 5; i++) {
         char key[32];
-        snprintf(key, sizeof key, "\n\"%s\",", names[i]);
-        er[i] = csv_field(a, key, 4);
+        snprintf(key, sizeof key, "\nplayers,\"%s\",", names[i]); /* one table: players, then correlations */
+        er[i] = csv_field(a, key, 5);
         assert_true(er[i] > 0 && er[i] < 0.25);
-        assert_int_equal((int)csv_field(a, key, 3), 16);
+        assert_int_equal((int)csv_field(a, key, 4), 16);
     }
     /* random errs more than the two policy players (16 games, 5 worlds: the weaker ones are too
      * close to random to order reliably at this scale) */
@@ -219,8 +219,8 @@ static void test_errorrate_experiment(void **state)
         for (int m = 0; m < 3; m++) {
             static const char *const meas[] = {"error_rate", "mean_rank", "mean_points"};
             char key[48];
-            snprintf(key, sizeof key, "\n%d,%s,%d,", n, meas[m], 80 / n);
-            double r = csv_field(a, key, 4);
+            snprintf(key, sizeof key, ",%d,%s,%d,", n, meas[m], 80 / n);
+            double r = csv_field(a, key, 5);
             assert_true(r >= -1 && r <= 1);
         }
     /* the table form names the paper's tables and the catch-up line */
@@ -248,17 +248,21 @@ static void test_morita_experiment(void **state)
     assert_string_equal(a, b);
     for (const char *m = "elo-game\0morita\0sts\0bt\0"; *m; m += strlen(m) + 1) {
         char key[32];
-        snprintf(key, sizeof key, "\n%s,", m);
+        snprintf(key, sizeof key, "\nratings,%s,", m);
         assert_non_null(strstr(a, key));
     }
-    const char *h = strstr(a, "# heldout\npredictor,test_games,logloss,logloss_se,brier,brier_se\n");
+    /* one table: the ratings, then the held-out predictions (header: table, the ratings'
+     * columns, then predictor,test_games,logloss,logloss_se,brier,brier_se) */
+    assert_int_equal(strncmp(a, "table,method,rank,player,", 25), 0);
+    assert_non_null(strstr(a, ",predictor,test_games,logloss,logloss_se,brier,brier_se\n"));
+    const char *h = strstr(a, "\nheldout,");
     assert_non_null(h);
-    double coin = csv_field(h, "\ncoin,", 3), hand = csv_field(h, "\nhand,", 3), mor = csv_field(h, "\nmorita,", 3);
+    double coin = csv_field(h, ",coin,", 4), hand = csv_field(h, ",hand,", 4), mor = csv_field(h, ",morita,", 4);
     assert_true(fabs(coin - log(2)) < 1e-4);
-    assert_int_equal((int)csv_field(h, "\ncoin,", 2), 48);
+    assert_int_equal((int)csv_field(h, ",coin,", 3), 48);
     assert_true(hand < coin - 0.05);
     assert_true(mor < coin - 0.05);
-    assert_true(csv_field(h, "\nmorita,", 5) < 0.25);
+    assert_true(csv_field(h, ",morita,", 6) < 0.25);
     assert_int_equal(run_cmd(a, sizeof a, "%s experiment morita --playout best 2>&1", dhm_bin()), 2);
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # deps.sh — installs the Debian packages dhm needs, only when something is missing.
 # Needed: a C compiler and make, libsqlite3-dev (the results store), libcmocka-dev (tests),
-# chromium (the tests render dhm report's page in a real browser).
+# chromium (the tests render dhm report's page in a real browser), and for the Python package
+# (make python; its tests run in make check) Debian's python3 with python3-dev, python3-numpy and
+# python3-pytest. Optional: python3-pandas (DataFrames; the tests that need it skip without it).
 # With --mpi also MPICH (mpich, libmpich-dev) for `make MPI=1` (.ci/run asks for it; the
 # default build and the README's commands need no MPI). Optional: clang for `make fuzz`.
 set -eu
@@ -16,6 +18,10 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 have_header sqlite3.h || missing="$missing libsqlite3-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+py=/usr/bin/python3
+ls /usr/include/python3*/Python.h >/dev/null 2>&1 || missing="$missing python3-dev"
+{ [ -x $py ] && $py -c 'import numpy' >/dev/null 2>&1; } || missing="$missing python3-numpy"
+{ [ -x $py ] && $py -c 'import pytest' >/dev/null 2>&1; } || missing="$missing python3-pytest"
 [ -z "$missing" ] && exit 0
 echo "dhm: installing Debian packages:$missing" >&2
 if [ "$(id -u)" = 0 ]; then

@@ -1,0 +1,128 @@
+"""Benchmarks of dhm from Python (make bench; needs make python): environment steps per second
+with uniformly random legal actions, one process on one core (nothing here starts a thread),
+side by side with a pure-Python engine of the same rules (bench/daihinmin_py.py; RLCard's Dou
+Dizhu could not be installed here: it is not a Debian package and no other registry is
+reachable).
+
+Lines are `name value unit`. Each figure is the best of 5 runs of about 0.6 s, the runs of
+the four measures interleaved (round 1 of each, then round 2, ...) so that a busy neighbour
+on this VM slows all of them alike; the median follows as a second line. Seeds are fixed, so
+two builds do the same work.
+
+  env_steps_single    Env (one game at a time, mode="game"): agent_iter, last() (the
+                      observation and action_mask arrays are made), a random action among
+                      the mask's, step() - the PettingZoo loop a user writes
+  vecenv_steps        VecEnv(256): one call steps 256 games; actions drawn with numpy from
+                      each game's legal list; observations and masks written every step
+  vecenv_steps_bare   the same without observations and masks (legal lists only)
+  purepy_steps        the pure-Python engine: legal moves generated every step, a random one
+                      played (no observation vector, no mask: less work than dhm's Env)
+"""
+
+import os
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import dhm
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import daihinmin_py  # noqa: E402
+
+RUNS = 5
+SECONDS = 0.6
+VEC_N = 256
+
+
+def timed(fns):
+    """Calls every fn(deadline) RUNS times, interleaved; fn returns the steps it did. Returns
+    {name: (best, median)} in steps/s."""
+    rates = {name: [] for name, _ in fns}
+    for _ in range(RUNS):
+        for name, fn in fns:
+            t0 = time.perf_counter()
+            steps = fn(t0 + SECONDS)
+            rates[name].append(steps / (time.perf_counter() - t0))
+    return {name: (max(r), statistics.median(r)) for name, r in rates.items()}
+
+
+def env_single(seed):
+    env = dhm.Env(seed=seed)
+    rng = random.Random(seed)
+
+    def run(deadline):
+        steps = 0
+        while time.perf_counter() < deadline:
+            env.reset()
+            for agent in env.agent_iter():
+                obs, reward, term, trunc, info = env.last()
+                if term:
+                    env.step(None)
+                    continue
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return steps
+
+    return run
+
+
+def vecenv(n, seed, full=True):
+    v = dhm.VecEnv(n, seed=seed, observations=full, masks=full)
+    v.reset()
+    rng = np.random.default_rng(seed)
+    rows = np.arange(n)
+
+    def run(deadline):
+        steps = 0
+        while time.perf_counter() < deadline:
+            for _ in range(20):
+                idx = (rng.random(n) * v.num_legal).astype(np.int64)
+                v.step(v.legal[rows, idx])
+            steps += 20 * n
+        return steps
+
+    return run
+
+
+def purepy(seed):
+    rng = random.Random(seed)
+
+    def run(deadline):
+        steps = 0
+        while time.perf_counter() < deadline:
+            g = daihinmin_py.Game(rng)
+            while not g.over:
+                moves = g.legal()
+                g.step(moves[rng.randrange(len(moves))])
+                steps += 1
+        return steps
+
+    return run
+
+
+def line(name, value, unit):
+    print("%-28s %12.0f %s" % (name, value, unit))
+
+
+def main():
+    results = {}
+    fns = (("env_steps_single", env_single(1)), ("vecenv_steps", vecenv(VEC_N, 1)),
+           ("vecenv_steps_bare", vecenv(VEC_N, 1, full=False)), ("purepy_steps", purepy(1)))
+    for name, (best, med) in timed(fns).items():
+        results[name] = best
+        line(name, best, "steps/s (best of %d; one core)" % RUNS)
+        line(name + "_median", med, "steps/s (median)")
+    base = results["purepy_steps"]
+    print("%-28s %12.1f x (env_steps_single / purepy_steps)" % ("ratio_single_vs_purepy", results["env_steps_single"] / base))
+    print("%-28s %12.1f x (vecenv_steps / purepy_steps)" % ("ratio_vecenv_vs_purepy", results["vecenv_steps"] / base))
+    goals = (("env_steps_single", 100000), ("vecenv_steps", 1000000))
+    for name, goal in goals:
+        print("%-28s %12s (goal %d steps/s)" % (name + "_goal", "met" if results[name] >= goal else "NOT MET", goal))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,357 @@
+"""dhm from Python: Daihinmin under the UECda rules as a fast multi-agent environment.
+
+The engine is dhm's own C library (the same rules, players and stores as the `dhm`
+command), reached through the extension module ``dhm._dhm``:
+
+- ``Env``: one game (or match) with PettingZoo's AEC conventions: ``reset``, ``agents``,
+  ``agent_selection``, ``agent_iter``, ``observe``, ``last``, ``step``, ``rewards``,
+  ``terminations``, ``truncations``, ``infos``. An observation is the acting player's
+  information set only (``OBS_LAYOUT``) with an ``action_mask`` over the fixed global action
+  encoding (``NUM_ACTIONS``; ``move(a)`` says what action ``a`` is).
+- ``VecEnv(n)``: n games stepped in one call into preallocated numpy arrays.
+- ``Player("mc:sims=1000")``: dhm's built-in players acting in an ``Env``.
+- ``Store(path)`` and ``rate(...)``: a tournament's results and dhm's rating methods.
+- ``python3 -m dhm.uecda --agent module:Class -h HOST -p PORT -n NAME``: a Python agent as a
+  UECda client, so it can join ``dhm serve``, tournaments, SPRTs and reports.
+
+See docs/python.md in the dhm repository.
+"""
+
+import csv
+import io
+import os
+from collections import namedtuple
+
+from . import _dhm
+from ._dhm import NUM_ACTIONS, OBS_SIZE, LEGAL_MAX, VecEnv, player_seed, read_kifu  # noqa: F401
+
+__all__ = [
+    "Env", "VecEnv", "Player", "Store", "Move", "move", "action_of", "legal_moves", "describe",
+    "rate", "read_kifu", "player_seed", "play", "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS",
+]
+
+AGENTS = ["player_%d" % p for p in range(5)]
+
+#: The observation's fields: name -> slice of the int8 vector (docs/python.md has the meaning).
+OBS_LAYOUT = {name: slice(off, off + size) for name, off, size in _dhm.OBS_FIELDS}
+
+#: The ranges of the action encoding: kind -> range of action indices.
+ACTION_RANGES = {
+    "pass": range(_dhm.ACT_PASS, _dhm.ACT_SINGLE),
+    "single": range(_dhm.ACT_SINGLE, _dhm.ACT_JOKER),
+    "joker": range(_dhm.ACT_JOKER, _dhm.ACT_GROUP),
+    "group": range(_dhm.ACT_GROUP, _dhm.ACT_SEQ),
+    "sequence": range(_dhm.ACT_SEQ, _dhm.ACT_GIVE1),
+    "give": range(_dhm.ACT_GIVE1, NUM_ACTIONS),
+}
+
+#: Card tokens in card index order (the order of every 53-entry card block).
+CARDS = [s + r for r in "3456789tjqka2" for s in "cdhs"] + ["jo"]
+
+_RANKS = " 3456789TJQKA2 "
+
+
+class Move(namedtuple("Move", "action text kind cards size low high joker")):
+    """What an action is: its index, kifu notation ('d-3', 'chs-3', 'h-678(7)', 'p', 'jk',
+    'give c3 ha'), kind (pass, single, group, sequence, joker, give), the cards it takes from
+    the hand, its size, its lowest and highest column (1 = 3 .. 13 = 2; 0 and 14 are the
+    joker-only slots of a sequence; -1 for a pass, the lone joker and the exchange) and
+    whether the joker is used."""
+
+    __slots__ = ()
+
+    def __str__(self):
+        return self.text
+
+
+_MOVES = {}
+
+
+def move(a):
+    """The Move of action index a (0 <= a < NUM_ACTIONS)."""
+    m = _MOVES.get(a)
+    if m is None:
+        a = int(a)
+        m = _MOVES[a] = Move(a, *_dhm.action_info(a))
+    return m
+
+
+def action_of(x):
+    """The action index of a kifu move ('p', 'd-3', 'chs-3', 'h-678(7)', 'jk'), of an exchange
+    ('give c3 ha'), or of the cards to give (a list of tokens or card indices)."""
+    if isinstance(x, str):
+        return _dhm.action_of_text(x)
+    return _dhm.action_of_cards(x)
+
+
+def legal_moves(observation):
+    """The legal moves of an observation (its action_mask) as Move objects."""
+    mask = observation["action_mask"] if isinstance(observation, dict) else observation
+    return [move(int(a)) for a in mask.nonzero()[0]]
+
+
+def _cards(block):
+    return [CARDS[i] for i in block.nonzero()[0]]
+
+
+def describe(observation):
+    """An observation as a readable dict (seats relative to the observer: 0 = me, 1 = next)."""
+    o = observation["observation"] if isinstance(observation, dict) else observation
+    f = {k: o[s] for k, s in OBS_LAYOUT.items()}
+    kinds = ["empty", "single", "group", "sequence", "joker"]
+    cells = f["table_cells"].nonzero()[0]
+    out = {
+        "hand": _cards(f["hand"]),
+        "played": [_cards(f["played"][53 * k:53 * (k + 1)]) for k in range(5)],
+        "table": {
+            "kind": kinds[int(f["table_kind"].argmax())],
+            "size": int(f["table_size"][0]),
+            "cells": [("jo" if c // 4 in (0, 14) else "cdhs"[c % 4] + "3456789tjqka2"[c // 4 - 1]) for c in cells],
+            "joker": bool(f["table_joker"][0]),
+            "owner": int(f["table_owner"].argmax()) if f["table_owner"].any() else None,
+        },
+        "ncards": f["ncards"].tolist(),
+        "passed": f["passed"].tolist(),
+        "finished": f["finished"].tolist(),
+        "classes": f["classes"].tolist(),
+        "revolution": bool(f["revolution"][0]),
+        "lock": bool(f["lock"][0]),
+        "npass": int(f["npass"][0]),
+        "turn": int(f["turn"].argmax()),
+        "exchange": int(f["exchange"][0]),
+        "given": _cards(f["given"]),
+        "received": _cards(f["received"]),
+    }
+    if isinstance(observation, dict) and "action_mask" in observation:
+        out["legal"] = [m.text for m in legal_moves(observation)]
+    return out
+
+
+class Discrete:
+    """A minimal stand-in for gymnasium.spaces.Discrete (dhm does not depend on gymnasium)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def contains(self, x):
+        return 0 <= int(x) < self.n
+
+    def __repr__(self):
+        return "Discrete(%d)" % self.n
+
+
+class Env(_dhm.Env):
+    """Daihinmin as an AEC environment (PettingZoo's conventions, without PettingZoo).
+
+    Env(seed=0, *, mode="game", games=100, seat_change=3, class_reset=None)
+
+    mode="game": an episode is one game; games follow each other on the UECda schedule (seats
+    changed every seat_change games; class_reset defaults to 1 here: no exchange). mode="match":
+    an episode is a match of `games` games, classes carried (class_reset defaults to 100, the
+    exchange is a step of the daifugo and of the fugo), seats changed every 3 games. The same
+    seed always gives the same games; reset(seed) starts over from it.
+
+    Rewards: at the end of every game each player gets its UECda points - 3 (daifugo +2 ..
+    daihinmin -2). Agents are "player_0" .. "player_4" (dhm's player numbers).
+    """
+
+    metadata = {"name": "dhm_daihinmin_v0", "is_parallelizable": False, "render_modes": ["ansi"]}
+
+    def agent_iter(self, max_iter=2 ** 63):
+        """Yields agent_selection until every agent is done (as PettingZoo's agent_iter)."""
+        i = 0
+        while self.agents and i < max_iter:
+            yield self.agent_selection
+            i += 1
+
+    @property
+    def num_agents(self):
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self):
+        return 5
+
+    def action_space(self, agent):
+        return Discrete(NUM_ACTIONS)
+
+    def observation_space(self, agent):
+        return {"observation": (OBS_SIZE,), "action_mask": (NUM_ACTIONS,)}
+
+    def legal_moves(self):
+        """The selected agent's legal moves as Move objects."""
+        return [move(a) for a in self.legal_actions()]
+
+    def render(self):
+        """The selected agent's view, as text."""
+        if self.agent_selection is None:
+            return "episode over"
+        d = describe(self.observe(self.agent_selection))
+        lines = ["%s to act (%s)" % (self.agent_selection, self.phase)]
+        for k in ("hand", "table", "ncards", "passed", "classes", "revolution", "lock", "legal"):
+            lines.append("  %-10s %s" % (k, d[k]))
+        return "\n".join(lines)
+
+    def close(self):
+        pass
+
+
+def play(env, act, reset=True):
+    """Plays one episode of env: act(env, agent, observation) -> action at every decision
+    (terminated agents are stepped with None, as PettingZoo asks). Returns each agent's summed
+    reward (UECda points - 3 a game)."""
+    if reset:
+        env.reset()
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        total[agent] += reward
+        env.step(None if term or trunc else act(env, agent, obs))
+    return total
+
+
+class Player(_dhm.Player):
+    """A built-in dhm player: Player("simple"), Player("mc:sims=1000", seed=7), ...
+
+    act(env) returns its action for env's selected agent, decided from that agent's
+    information set exactly as in `dhm play` (one Player per seat: it follows the games it
+    plays in, as the match engine would tell it). Specs: see `dhm play --help`.
+    """
+
+    def __repr__(self):
+        return "Player(%r)" % self.spec
+
+
+# ---------------------------------------------------------------- results and ratings
+
+def _frame(rows, as_frame):
+    if not as_frame:
+        return rows
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("as_frame=True needs pandas (Debian: apt-get install python3-pandas)") from None
+    return pandas.DataFrame(rows)
+
+
+class Store(_dhm.Store):
+    """A dhm tournament's results store (SQLite), read-only, every row checked.
+
+    Store(path).sets() / .games() / .players() / .run() / .error_rates() / .ratings(...);
+    as_frame=True gives pandas DataFrames when pandas is installed.
+    """
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def sets(self, include_broken=False, as_frame=False):
+        """One row per player per set: set, order, player, player_number, status, points,
+        games, mean, forfeit, timeouts, started. Unclean sets only with include_broken."""
+        return _frame(super().sets(include_broken=include_broken), as_frame)
+
+    def games(self, include_broken=False, as_frame=False):
+        """One row per player per game: set, game, player, player_number, rank (0 = daifugo),
+        points, status."""
+        return _frame(super().games(include_broken=include_broken), as_frame)
+
+    def players(self, as_frame=False):
+        return _frame(super().players(), as_frame)
+
+    def error_rates(self, as_frame=False):
+        return _frame(super().error_rates(), as_frame)
+
+    def ratings(self, methods="sts", include_broken=False, as_frame=False, **params):
+        """rate(self, ...): the ratings `dhm rate --db` gives."""
+        return rate(self, methods=methods, include_broken=include_broken, as_frame=as_frame, **params)
+
+
+_GAME_METHODS = ("elo-game", "morita")
+_INT_COLS = {"rank", "sets", "games"}
+_STR_COLS = {"method", "player", "uncertainty_kind", "ci_kind", "bound"}
+
+
+def _typed(row):
+    out = {}
+    for k, v in row.items():
+        if k in _STR_COLS:
+            out[k] = v
+        elif v == "":
+            out[k] = None
+        elif k in _INT_COLS:
+            out[k] = int(v)
+        else:
+            out[k] = float(v)
+    return out
+
+
+def _records(data):
+    if hasattr(data, "to_dict"):  # a pandas DataFrame
+        return data.to_dict("records")
+    return list(data)
+
+
+def rate(data, methods="sts", include_broken=False, as_frame=False, **params):
+    """dhm's rating methods from Python: the rows `dhm rate --csv` prints.
+
+    data: a store (a path or a Store: its clean sets, and its games for elo-game/morita), or
+    rows as dicts (or a DataFrame) in `dhm rate`'s CSV shapes: set rows with set, player,
+    points (and order) or game rows with game, player, rank (and p).
+    methods: "sts", "bt,pl", "all", ... (dhm rate --help lists them).
+    params: the options of dhm rate with underscores: init, k, f, rd, c, sigma, tau, ts_sigma,
+    beta, ts_tau, draw_prob, game_k, natural_log, prior, bootstrap, confidence, seed,
+    sequential (order=seq), melo_k, melo_lr_r, melo_lr_c, melo_epochs, anchor=(name, rating).
+    Returns one dict per method and player: method, rank, player, rating, uncertainty,
+    uncertainty_kind, ci_low, ci_high, ci_kind, bound, sets (or games), h2h_win_pct.
+    """
+    if isinstance(methods, (list, tuple)):
+        methods = ",".join(methods)
+    sets = games = None
+    if isinstance(data, (str, bytes, os.PathLike)) or isinstance(data, _dhm.Store):
+        st = Store(data) if not isinstance(data, _dhm.Store) else data
+        try:
+            srows = _dhm.Store.sets(st, include_broken=include_broken)
+            by = {}
+            for r in srows:
+                by.setdefault(r["set"], (r["order"], [], []))
+                by[r["set"]][1].append(r["player"])
+                by[r["set"]][2].append(r["points"])
+            sets = [by[k] for k in sorted(by)]
+            if any(m in methods.split(",") for m in _GAME_METHODS):
+                grows = _dhm.Store.games(st, include_broken=include_broken)
+                gb = {}
+                for r in grows:
+                    g = gb.setdefault((r["set"], r["game"]), ([], [], None))
+                    g[0].append(r["player"])
+                    g[1].append(r["rank"])
+                games = [gb[k] for k in sorted(gb)]
+        finally:
+            if st is not data:
+                st.close()
+    else:
+        rows = _records(data)
+        sb, gb = {}, {}
+        for i, r in enumerate(rows):
+            if "set" in r and "points" in r:
+                key = r["set"]
+                s = sb.setdefault(key, [float(r.get("order", i)), [], []])
+                s[1].append(str(r["player"]))
+                s[2].append(float(r["points"]))
+            elif "game" in r and "rank" in r:
+                g = gb.setdefault(r["game"], ([], [], []))
+                g[0].append(str(r["player"]))
+                g[1].append(float(r["rank"]))
+                g[2].append(r.get("p"))
+            else:
+                raise ValueError("row %d: expected set,player,points[,order] or game,player,rank[,p]: %r" % (i, r))
+        sets = [tuple(v) for v in sb.values()] or None
+        games = [(n, rk, None if any(x is None or x == "" for x in p) else [float(x) for x in p])
+                 for n, rk, p in gb.values()] or None
+    if "anchor" in params and isinstance(params["anchor"], str):
+        name, _, value = params["anchor"].partition("=")
+        params["anchor"] = (name, float(value))
+    text = _dhm.rate(sets, games, methods, params)
+    rows = [_typed(r) for r in csv.DictReader(io.StringIO(text))]
+    return _frame(rows, as_frame)
