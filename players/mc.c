@@ -24,6 +24,7 @@
 #include "players/mc.h"
 
 #include "players/estimate.h"
+#include "players/oppmodel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -106,6 +107,9 @@ typedef struct Mc {
     Cards world[WORLDS][NPLAYERS];
     uint8_t have_world[WORLDS];
     PolicyWeights w;
+    long model;                   /* model=1: playouts move opponents by the online model */
+    double model_lr;
+    OppModel om;
     EndgameTT tt;
     EstOptions eo;                /* the world sampler (players/estimate.h) */
     EstSampler es;
@@ -209,7 +213,8 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
             *legal += n;
         if (n > 1) {
             policy_ctx_state(&c, g);
-            k = policy_pick(&mc->w, &c, mv, n, mc->ptemp, rng);
+            const PolicyWeights *w = mc->model && p != me ? oppmodel_weights(&mc->om, p) : &mc->w;
+            k = policy_pick(w, &c, mv, n, mc->ptemp, rng);
         }
         if (state_apply(g, mv[k]) & EV_STALEMATE)
             state_finish_stalemate(g, rng);
@@ -674,6 +679,8 @@ static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
 {
     Mc *mc = self->impl;
     mc->games++;
+    if (mc->model)
+        oppmodel_learn(&mc->om, v);
     if (!mc->choice)
         return;
     double r = reward_of(mc, cls[v->me]), r2 = r * r;
@@ -709,6 +716,13 @@ static void mc_report(Player *self, FILE *out)
     if (mc->acc_worlds)
         fprintf(out, ", \"est_worlds\": %ld, \"est_accuracy\": %.5f", mc->acc_worlds,
                 (double)mc->acc_right / (double)(mc->acc_total ? mc->acc_total : 1));
+    if (mc->model) {
+        const double d = mc->om.decisions ? (double)mc->om.decisions : 1.0;
+        fprintf(out,
+                ", \"model\": {\"games\": %ld, \"skipped\": %ld, \"decisions\": %ld, \"top1\": %.4f, "
+                "\"logloss\": %.4f}",
+                mc->om.games, mc->om.skipped, mc->om.decisions, mc->om.top1 / d, mc->om.logloss / d);
+    }
     if (!mc->choice) {
         fprintf(out, "}");
         return;
@@ -813,11 +827,13 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "klc", 0, 100, 0, &mc->bp.kl_c, err, errsz) ||
         spec_get_double(s, "alpha", 1e-6, 10, 0.1, &mc->bp.ucb2_alpha, err, errsz) ||
         spec_get_int(s, "acc", 0, 1, 0, &acc, err, errsz) ||
+        spec_get_int(s, "model", 0, 2, 0, &mc->model, err, errsz) ||
+        spec_get_double(s, "model-lr", 0, 10, 0.02, &mc->model_lr, err, errsz) ||
         est_options(s, "est", "est-model", EST_UNIFORM, &mc->eo, err, errsz) ||
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
-                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, acc",
+                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, acc, model, model-lr",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
@@ -833,6 +849,14 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
             return -1;
         }
     }
+    if (mc->model && mc->playout != PLAYOUT_POLICY) {
+        snprintf(err, errsz, "mc: model=%ld needs playout=policy", mc->model);
+        est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
+    if (mc->model) /* 1: a model of each opponent; 2: one model of them all */
+        oppmodel_init(&mc->om, &mc->w, mc->model_lr, mc->model == 2);
     if ((mc->endgame > 0 || mc->pendgame > 0) && endgame_tt_init(&mc->tt, ENDGAME_TT_BITS)) {
         snprintf(err, errsz, "mc: out of memory");
         free(mc);
