@@ -98,21 +98,25 @@ int endgame_sure_win_state(const GameState *g, Move *first)
 
 enum { F_REV = 1, F_LOCK = 2, F_BP = 4, F_FL = 8 };
 
-typedef struct Solver {
-    long nodes, max_nodes;
-    EndgameTT *tt;
-    int aborted;
-} Solver;
-
-static int l2_lead(Solver *s, Cards a, Cards b, int rev);
-static int l2_node(Solver *s, Cards a, Cards b, Move t, int f);
-
 /* What hand b can beat at the lead in order rev: bit 4c+3 of beaten[k] is set when b beats a
  * group of k cards of column c (k = 1: a single) led on an empty table. */
 typedef struct Beats {
     Cards beaten[4];
     int s3; /* b holds the spade 3 (the only answer to a lone joker) */
 } Beats;
+
+#define BEATS_CACHE 16
+
+typedef struct Solver {
+    long nodes, max_nodes;
+    EndgameTT *tt;
+    int aborted;
+    Cards cached[BEATS_CACHE]; /* b | rev << 63 of each entry of beats (0: empty) */
+    Beats beats[BEATS_CACHE];
+} Solver;
+
+static int l2_lead(Solver *s, Cards a, Cards b, int rev);
+static int l2_node(Solver *s, Cards a, Cards b, Move t, int f);
 
 #define COL_BITS 0x8888888888888888ULL
 
@@ -137,6 +141,18 @@ static inline void beats_init(Beats *x, Cards b, int rev)
     x->beaten[2] = w2 | (jk & w1);
     x->beaten[3] = w3 | (jk & w2);
     x->s3 = (b & CARDS_S3) != 0;
+}
+
+/* beats_init for (b, rev), from a small cache: b is one of two hands that change slowly. */
+static inline const Beats *l2_beats(Solver *s, Cards b, int rev)
+{
+    const Cards key = b | (Cards)rev << 63;
+    const unsigned slot = (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 60) & (BEATS_CACHE - 1);
+    if (s->cached[slot] != key) {
+        s->cached[slot] = key;
+        beats_init(&s->beats[slot], b, rev);
+    }
+    return &s->beats[slot];
 }
 
 /* A cheap sufficient test that the mover, leading with a against the b that x describes, goes
@@ -181,48 +197,55 @@ static inline int l2_after(Move t, int f, Move m)
 
 /* The mover plays meld m on t (flags f); keep: whether it surely leads again after it (the
  * other has passed or cannot answer; the caller knows). 1 if the mover then goes out first. */
-static inline int l2_play(Solver *s, Cards a, Cards b, Move t, int f, Move m, int keep)
+enum { GOES_ON = 0, KEEPS = 1, CUTS = 2 }; /* after a meld: the other answers or passes, the
+                                             * other has passed or cannot answer, the table clears */
+
+/* The mover, holding a2 after playing meld m (flags g after it; what happens next: how), goes
+ * out first? */
+static inline int l2_play(Solver *s, Cards a2, Cards b, Move m, int g, int how)
 {
-    const Cards a2 = a & ~move_cards(m);
-    const int g = l2_after(t, f, m);
     if (!a2)
         return 1;
-    if (move_is_eight(m) || t.type == MOVE_JOKER) /* the table clears; the mover leads again */
+    if (how == CUTS) /* the mover leads again */
         return l2_lead(s, a2, b, g & F_REV);
-    if (keep) /* the other passes (or had): the mover goes on, on its own meld */
+    if (how == KEEPS) /* the other passes (or had): the mover goes on, on its own meld */
         return l2_node(s, a2, b, m, g | F_BP | F_FL);
     return !l2_node(s, b, a2, m, g);
+}
+
+/* What follows meld m on t (flags f before it, g after it) when the other holds b. */
+static inline int l2_how(Cards b, Move t, int f, Move m, int g)
+{
+    if (move_is_eight(m) || t.type == MOVE_JOKER)
+        return CUTS;
+    return (f & F_BP) || !l2_answers(b, m, g & F_REV, g & F_LOCK) ? KEEPS : GOES_ON;
 }
 
 /* The moves mv[0..n) of the mover facing t (a pass: leading) with flags f: 1 if one wins. */
 static int l2_search(Solver *s, Cards a, Cards b, Move t, int f, const Move *mv, int n)
 {
-    /* First, for every meld: does the mover lead again after it (keep), and with a hand
-     * l2_easy_win sees through? Then a search of each, stronger melds first (the generators
+    /* First, for every meld: what follows it, and does the mover lead again after it with a
+     * hand l2_easy_win sees through? Then a search of each, stronger melds first (the generators
      * list them later; measured: better than the melds that keep the lead first). */
-    uint8_t keep[MOVEGEN_MAX];
-    Beats x[2];
-    int have = 0; /* bit r: x[r] is ready */
+    uint8_t how[MOVEGEN_MAX], after[MOVEGEN_MAX];
+    Cards left[MOVEGEN_MAX];
     for (int i = n - 1; i >= 0; i--) {
         const Move m = mv[i];
-        keep[i] = 0;
-        if (m.type == MOVE_PASS)
+        if (m.type == MOVE_PASS) {
+            how[i] = 0xFF;
             continue;
-        const int g = l2_after(t, f, m), rev2 = g & F_REV;
-        if (!(f & F_BP) && t.type != MOVE_JOKER && !move_is_eight(m) && l2_answers(b, m, rev2, g & F_LOCK))
-            continue;
-        keep[i] = 1;
-        if (!((have >> rev2) & 1)) {
-            beats_init(&x[rev2], b, rev2);
-            have |= 1 << rev2;
         }
-        if (l2_easy_win(a & ~move_cards(m), &x[rev2]))
+        const int g = l2_after(t, f, m);
+        left[i] = a & ~move_cards(m);
+        after[i] = (uint8_t)g;
+        how[i] = (uint8_t)l2_how(b, t, f, m, g);
+        if (how[i] != GOES_ON && l2_easy_win(left[i], l2_beats(s, b, g & F_REV)))
             return 1;
     }
     for (int i = n - 1; i >= 0; i--) {
-        if (mv[i].type == MOVE_PASS)
+        if (how[i] == 0xFF)
             continue;
-        const int r = l2_play(s, a, b, t, f, mv[i], keep[i]);
+        const int r = l2_play(s, left[i], b, mv[i], after[i], how[i]);
         if (r || s->aborted)
             return r && !s->aborted;
     }
@@ -323,7 +346,10 @@ static int other_in(const GameState *g, int me)
 
 int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best, long *nodes)
 {
-    Solver s = {0, max_nodes, tt && tt->e ? tt : NULL, 0};
+    static const Solver empty; /* the cache starts empty (no key is 0: b holds cards) */
+    Solver s = empty;
+    s.max_nodes = max_nodes;
+    s.tt = tt && tt->e ? tt : NULL;
     const int me = g->turn, op = g->over ? -1 : other_in(g, me);
     if (op < 0 || g->npass + 2 >= STALEMATE_PASSES) { /* not two players; or chance may end it */
         if (nodes)
@@ -346,8 +372,7 @@ int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best
                 r = l2_pass(&s, a, h, g->table, f);
             } else {
                 const int g2 = l2_after(g->table, f, mv[i]);
-                const int keep = (f & F_BP) || !l2_answers(h, mv[i], g2 & F_REV, g2 & F_LOCK);
-                r = l2_play(&s, a, h, g->table, f, mv[i], keep);
+                r = l2_play(&s, a & ~move_cards(mv[i]), h, mv[i], g2, l2_how(h, g->table, f, mv[i], g2));
             }
             if (r)
                 b = mv[i];
