@@ -374,6 +374,17 @@ static int fail(char *err, size_t errsz, const char *path, long line, const char
 
 static int parse_num(const char *s, double *out)
 {
+    /* whole numbers of up to 15 digits, most of what a results file holds, without strtod:
+     * exact in a double, so the same value (-0 included) */
+    const char *d = s + (*s == '-');
+    uint64_t u = 0;
+    int nd = 0;
+    for (; nd <= 15 && *d >= '0' && *d <= '9'; d++, nd++)
+        u = u * 10 + (uint64_t)(*d - '0');
+    if (!*d && nd >= 1 && nd <= 15) {
+        *out = *s == '-' ? -(double)u : (double)u;
+        return 0;
+    }
     char *end;
     errno = 0;
     double v = strtod(s, &end);
