@@ -94,6 +94,7 @@ typedef struct RateOpts {
     int mse, cross, trans, los, top, csv, json;
     unsigned given; /* method-specific options given (for the "ignored" warnings) */
     long left_out;  /* sets of a store left out (not clean) */
+    FILE *out;      /* where the ratings go (stdout) */
 } RateOpts;
 void rate_opts_default(RateOpts *o);
 /* Loads the sets of a tournament store into res (and its games when with_games, with their

@@ -209,6 +209,7 @@ void rate_opts_default(RateOpts *o)
     rating_params_default(&o->prm);
     o->methods = "sts";
     o->top = 10;
+    o->out = stdout;
 }
 
 static int has_method(const int *ids, int n, int m)
@@ -356,7 +357,7 @@ static int rate_run(const char *cmd, Results *res, const RateOpts *o, RateStream
         rc = cli_error(cmd, "error writing %s", o->history);
     if (!rc) {
         RatingReport rep = {res, &h, mr, nm, o->mse, o->cross, o->trans, o->los, o->top, o->left_out};
-        report_ratings(stdout, &rep, o->csv ? REPORT_CSV : o->json ? REPORT_JSON : REPORT_TABLE);
+        report_ratings(o->out, &rep, o->csv ? REPORT_CSV : o->json ? REPORT_JSON : REPORT_TABLE);
         if (o->left_out && (o->csv || o->json))
             fprintf(stderr, "dhm %s: %ld sets left out because they were not played cleanly (--include-broken rates "
                             "them)\n",

@@ -11,9 +11,23 @@
 
 /* ---- inputs: CSV text ---- */
 
+/* n distinct players below avail, in random order. */
+static void draw_players(RRng *rng, int *pl, int n, int avail)
+{
+    int idx[32];
+    for (int i = 0; i < avail; i++)
+        idx[i] = i;
+    for (int i = 0; i < n; i++) { /* the first n of a shuffle */
+        int j = i + (int)(rrng_double(rng) * (avail - i)), t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+        pl[i] = idx[i];
+    }
+}
+
 /* Sets among up to 30 players who appear as the file goes on (the tables grow), with ties in
  * points (draws) and in order (file order breaks them), ids new but not rising (the bitmap),
- * rows of a set shuffled; "top" beats everyone it meets and "last" loses to everyone, so two
+ * rows of a set in random order; "top" beats everyone it meets and "last" loses to everyone, so two
  * ratings are unbounded; "bottom" loses to everyone but draws with p07, which binds it. */
 static char *sets_csv(int nsets, uint64_t seed)
 {
@@ -23,24 +37,15 @@ static char *sets_csv(int nsets, uint64_t seed)
     RRng rng = rrng_seed(seed);
     fprintf(f, "set,order,player,points\n");
     for (int k = 0; k < nsets; k++) {
-        int avail = 7 + k / 12 < 30 ? 7 + k / 12 : 30, pl[5];
-        for (int i = 0; i < 5; i++) {
-            int again;
-            do {
-                pl[i] = (int)(rrng_double(&rng) * avail);
-                again = 0;
-                for (int j = 0; j < i; j++) /* bottom and last never meet */
-                    again |= pl[j] == pl[i] || (pl[j] == 5 && pl[i] == 9) || (pl[j] == 9 && pl[i] == 5);
-            } while (again);
-        }
-        for (int i = 4; i > 0; i--) { /* rows in any order within the set */
-            int j = (int)(rrng_double(&rng) * (i + 1)), t = pl[i];
-            pl[i] = pl[j];
-            pl[j] = t;
-        }
-        int with5 = 0;
-        for (int i = 0; i < 5; i++)
-            with5 |= pl[i] == 5;
+        int avail = 7 + k / 12 < 30 ? 7 + k / 12 : 30, pl[5], with5, with9;
+        do { /* bottom and last never meet */
+            draw_players(&rng, pl, 5, avail);
+            with5 = with9 = 0;
+            for (int i = 0; i < 5; i++) {
+                with5 |= pl[i] == 5;
+                with9 |= pl[i] == 9;
+            }
+        } while (with5 && with9);
         for (int i = 0; i < 5; i++) {
             int x = pl[i];
             const char *name = x == 3 ? "top" : x == 5 ? "bottom" : x == 9 ? "last" : NULL;
@@ -67,14 +72,8 @@ static char *games_csv(int ngames, int with_p, uint64_t seed)
     fprintf(f, "game,player,rank%s\n", with_p ? ",p" : "");
     for (int k = 0; k < ngames; k++) {
         int n = 2 + k % 5, avail = 6 + k / 20 < 25 ? 6 + k / 20 : 25, pl[6];
+        draw_players(&rng, pl, n, avail);
         for (int i = 0; i < n; i++) {
-            int again;
-            do {
-                pl[i] = (int)(rrng_double(&rng) * avail);
-                again = 0;
-                for (int j = 0; j < i; j++)
-                    again |= pl[j] == pl[i];
-            } while (again);
             fprintf(f, "%d.%d,g%02d,%d", k / 10, k % 10, pl[i], (int)(rrng_double(&rng) * (n - 1) + pl[i] % 2));
             if (with_p)
                 fprintf(f, ",%.4f", 0.05 + 0.9 * rrng_double(&rng));
@@ -351,6 +350,39 @@ static void test_stream_csv(void **state)
         assert_int_equal(load_both(bad[k], 0), -1);
 }
 
+/* Numbers read with or without strtod are the same numbers. */
+static void test_numbers(void **state)
+{
+    (void)state;
+    Results r;
+    results_init(&r);
+    char err[256];
+    assert_int_equal(load_text(&r,
+                               HEAD "1,-0,A,-5\n1,-0,B,123456789012345\n1,-0,C,1234567890123456\n1,-0,D,-0\n"
+                                    "1,-0,E,+7\n2,007,A,1e3\n2,007,B,-12.5\n2,007,C,0.1\n2,007,D,99999999999999999999\n"
+                                    "2,007,E,-\n",
+                               err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "t.csv:11: points '-' is not a number"));
+    results_free(&r);
+    results_init(&r);
+    assert_int_equal(load_text(&r,
+                               HEAD "1,-0,A,-5\n1,-0,B,123456789012345\n1,-0,C,1234567890123456\n1,-0,D,-0\n"
+                                    "1,-0,E,+7\n2,007,A,1e3\n2,007,B,-12.5\n2,007,C,0.1\n2,007,D,99999999999999999999\n"
+                                    "2,007,E,0010\n",
+                               err, sizeof err),
+                     0);
+    const double want[2][5] = {{-5, 123456789012345.0, 1234567890123456.0, -0.0, 7},
+                               {1000, -12.5, 0.1, 99999999999999999999.0, 10}};
+    for (int k = 0; k < 2; k++) {
+        assert_true(r.sets[k].order == (k ? 7 : 0));
+        for (int i = 0; i < 5; i++)
+            assert_memory_equal(&r.sets[k].points[i], &want[k][i], sizeof(double));
+    }
+    assert_true(signbit(r.sets[0].order) && signbit(r.sets[0].points[3]));
+    results_free(&r);
+}
+
 /* ---- dhm rate ---- */
 
 static void test_cli_streamed(void **state)
@@ -431,6 +463,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_equals_memory),
         cmocka_unit_test(test_stream_csv),
+        cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_cli_streamed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
