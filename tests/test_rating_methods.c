@@ -78,8 +78,8 @@ static void test_method_stream(void **state)
         }
     RRng rng = rrng_seed(3); /* and games, some with pairwise initial-hand win rates */
     for (int g = 0; g < 300; g++) {
-        int n = 2 + g % 4, pl[4];
-        double rank[4], pij[16];
+        int n = 2 + g % 4, pl[5];
+        double rank[5], pij[25];
         for (int i = 0; i < n; i++) {
             pl[i] = (g + 2 * i) % 9;
             rank[i] = (double)(int)(rrng_double(&rng) * 3);
