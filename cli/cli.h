@@ -94,14 +94,14 @@ typedef struct RateOpts {
     int mse, cross, trans, los, top, csv, json;
     unsigned given; /* method-specific options given (for the "ignored" warnings) */
     long left_out;  /* sets of a store left out (not clean) */
-    struct SetwiseRun **streamed; /* by method id: methods already fed every set (dhm rate --db), or NULL */
     FILE *out;      /* where the ratings go (stdout) */
 } RateOpts;
 void rate_opts_default(RateOpts *o);
 /* Loads the sets of a tournament store into res (and its games when with_games, with their
  * pairwise initial-hand win rates when every set has them); sets not played cleanly are left
  * out unless include_broken (*left_out counts them). A store that gives no set at all is an
- * error that says why (rate_db_none). Returns an exit status. */
+ * error that says why (rate_db_none). With a sink in res (Results.sink), every set and game
+ * goes to it as it is read, sets in rating order. Returns an exit status. */
 int rate_load_db(const char *cmd, const char *path, int by_start, int with_games, int include_broken, Results *res,
                  long *left_out);
 /* Why a store gives no set to rate, in one line: every stored set left out as broken (counted

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int h2h_build(const Results *res, H2H *h)
+int h2h_init(H2H *h, int n)
 {
-    const int n = res->nplayers;
     size_t nn = (size_t)(n > 0 ? n : 1) * (size_t)(n > 0 ? n : 1);
     memset(h, 0, sizeof *h);
     h->n = n;
@@ -15,27 +14,68 @@ int h2h_build(const Results *res, H2H *h)
     h->draws = calloc(nn, sizeof *h->draws);
     h->games = calloc(nn, sizeof *h->games);
     h->sets = calloc((size_t)(n > 0 ? n : 1), sizeof *h->sets);
-    if (!h->wins || !h->draws || !h->games || !h->sets)
-        return -1;
-    int use_sets = res->nsets > 0;
-    long units = use_sets ? res->nsets : res->ngames;
-    for (long k = 0; k < units; k++) {
-        int m = use_sets ? SET_PLAYERS : res->games[k].n;
-        const int *pl = use_sets ? res->sets[k].player : res->games[k].player;
-        for (int i = 0; i < m; i++) {
-            h->sets[pl[i]]++;
-            for (int j = 0; j < m; j++) {
-                if (i == j)
-                    continue;
-                double s = use_sets ? set_score(res->sets[k].points[i], res->sets[k].points[j])
-                                    : set_score(-res->games[k].rank[i], -res->games[k].rank[j]);
-                size_t ij = (size_t)pl[i] * n + pl[j];
-                h->games[ij] += 1;
-                h->wins[ij] += s == 1.0;
-                h->draws[ij] += s == 0.5;
-            }
+    return h->wins && h->draws && h->games && h->sets ? 0 : -1;
+}
+
+/* One meeting of m players: i scored s_ij = score(i, j) against j. */
+static void h2h_add(H2H *h, int m, const int *pl, const double *key)
+{
+    const size_t n = (size_t)h->n;
+    for (int i = 0; i < m; i++) {
+        h->sets[pl[i]]++;
+        for (int j = 0; j < m; j++) {
+            if (i == j)
+                continue;
+            double s = set_score(key[i], key[j]);
+            size_t ij = (size_t)pl[i] * n + (size_t)pl[j];
+            h->games[ij] += 1;
+            h->wins[ij] += s == 1.0;
+            h->draws[ij] += s == 0.5;
         }
     }
+}
+
+void h2h_add_set(H2H *h, const RSet *s) { h2h_add(h, SET_PLAYERS, s->player, s->points); }
+
+void h2h_add_game(H2H *h, const RGame *g)
+{
+    double key[GAME_MAX_SEATS]; /* a lower rank scores */
+    for (int i = 0; i < g->n; i++)
+        key[i] = -g->rank[i];
+    h2h_add(h, g->n, g->player, key);
+}
+
+int h2h_resize(H2H *h, int n)
+{
+    H2H t;
+    if (h2h_init(&t, n)) {
+        h2h_free(&t);
+        return -1;
+    }
+    int m = h->n < n ? h->n : n;
+    for (int i = 0; i < m; i++) {
+        t.sets[i] = h->sets[i];
+        for (int j = 0; j < m; j++) {
+            t.wins[(size_t)i * n + j] = h->wins[(size_t)i * h->n + j];
+            t.draws[(size_t)i * n + j] = h->draws[(size_t)i * h->n + j];
+            t.games[(size_t)i * n + j] = h->games[(size_t)i * h->n + j];
+        }
+    }
+    h2h_free(h);
+    *h = t;
+    return 0;
+}
+
+int h2h_build(const Results *res, H2H *h)
+{
+    if (h2h_init(h, res->nplayers))
+        return -1;
+    if (res->nsets > 0)
+        for (long k = 0; k < res->nsets; k++)
+            h2h_add_set(h, &res->sets[k]);
+    else
+        for (long k = 0; k < res->ngames; k++)
+            h2h_add_game(h, &res->games[k]);
     return 0;
 }
 

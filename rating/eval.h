@@ -15,6 +15,14 @@ typedef struct H2H {
 /* Head-to-head results from the sets (by total points), or from the games when there are no
  * sets (by finishing rank). Returns 0 or -1 (out of memory). */
 int h2h_build(const Results *res, H2H *h);
+/* The same one set or game at a time (what h2h_build does for each): an empty table of n
+ * players, one unit added, and the table resized to n players (the tallies of players below
+ * both sizes kept; new players empty), for results whose players appear as they are read.
+ * h2h_init and h2h_resize return 0 or -1 (out of memory; h2h_resize then leaves h as it was). */
+int h2h_init(H2H *h, int n);
+void h2h_add_set(H2H *h, const RSet *s);
+void h2h_add_game(H2H *h, const RGame *g);
+int h2h_resize(H2H *h, int n);
 void h2h_free(H2H *h);
 /* Observed win rate of i over j, a draw counting half; NAN if they never met. */
 double h2h_rate(const H2H *h, int i, int j);

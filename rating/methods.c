@@ -14,25 +14,26 @@
 #include <string.h>
 
 #include "rating/elo.h"
+#include "rating/eval.h"
 #include "rating/glicko.h"
 #include "rating/melo.h"
 
 /* The method table: one row per method, in MethodId order. */
 static const MethodInfo METHODS[M_COUNT] = {
-    {"se", NEED_SETS, 1, "set-wise method (paper 000), Elo inside", NULL, NULL},
-    {"sg", NEED_SETS, 1, "set-wise method (paper 000), Glicko inside", "RD",
+    {"se", NEED_SETS, 1, 1, "set-wise method (paper 000), Elo inside", NULL, NULL},
+    {"sg", NEED_SETS, 1, 1, "set-wise method (paper 000), Glicko inside", "RD",
      "Glicko rating deviation: 1 SD of the rating's normal posterior (not a confidence interval)"},
-    {"sg2", NEED_SETS, 1, "set-wise method (paper 000), Glicko-2 inside", "RD",
+    {"sg2", NEED_SETS, 1, 1, "set-wise method (paper 000), Glicko-2 inside", "RD",
      "Glicko-2 rating deviation: 1 SD of the rating's normal posterior (not a confidence interval)"},
-    {"sts", NEED_SETS, 1, "set-wise method (paper 000), TrueSkill inside", "sigma",
+    {"sts", NEED_SETS, 1, 1, "set-wise method (paper 000), TrueSkill inside", "sigma",
      "TrueSkill sigma: 1 SD of the skill's normal posterior (not a confidence interval)"},
-    {"elo-game", NEED_GAMES, 0, "game-wise multi-player Elo (paper 002)", NULL, NULL},
-    {"morita", NEED_GAMES | NEED_P, 0, "game-wise Elo corrected by initial-hand win rates (paper 002)", NULL, NULL},
-    {"bt", NEED_SETS_OR_GAMES, 0, "Bradley-Terry, maximum likelihood on the pairs of each set (or game)", "SE",
+    {"elo-game", NEED_GAMES, 0, 1, "game-wise multi-player Elo (paper 002)", NULL, NULL},
+    {"morita", NEED_GAMES | NEED_P, 0, 1, "game-wise Elo corrected by initial-hand win rates (paper 002)", NULL, NULL},
+    {"bt", NEED_SETS_OR_GAMES, 0, 0, "Bradley-Terry, maximum likelihood on the pairs of each set (or game)", "SE",
      "standard error"},
-    {"pl", NEED_SETS_OR_GAMES, 0, "Plackett-Luce, maximum likelihood on each set's (or game's) order", "SE",
+    {"pl", NEED_SETS_OR_GAMES, 0, 0, "Plackett-Luce, maximum likelihood on each set's (or game's) order", "SE",
      "bootstrap standard deviation, resampling whole sets (or games)"},
-    {"melo", NEED_SETS, 0, "multidimensional Elo (mElo2, Balduzzi et al. 2018) on the pairs of each set", NULL, NULL},
+    {"melo", NEED_SETS, 0, 0, "multidimensional Elo (mElo2, Balduzzi et al. 2018) on the pairs of each set", NULL, NULL},
 };
 
 const MethodInfo *method_info(MethodId m) { return &METHODS[(unsigned)m < M_COUNT ? m : 0]; }
@@ -155,6 +156,32 @@ static int alloc_result(MethodResult *r, MethodId m, const RatingParams *p, int 
     return 0;
 }
 
+/* realloc of an array of n0 elements of size sz to n1 > n0, the new ones zero; -1 (p kept)
+ * without memory. */
+static int grow_zero(void **p, size_t sz, int n0, int n1)
+{
+    char *q = realloc(*p, (size_t)n1 * sz);
+    if (!q)
+        return -1;
+    memset(q + (size_t)n0 * sz, 0, (size_t)(n1 - n0) * sz);
+    *p = q;
+    return 0;
+}
+
+/* Room for players n0..n1-1 in a result with one aux value per player, as alloc_result
+ * leaves them (no rating, never counted). */
+static int result_grow(MethodResult *r, int n0, int n1)
+{
+    if (grow_zero((void **)&r->rating, sizeof *r->rating, n0, n1) || grow_zero((void **)&r->unc, sizeof *r->unc, n0, n1) ||
+        grow_zero((void **)&r->lo, sizeof *r->lo, n0, n1) || grow_zero((void **)&r->hi, sizeof *r->hi, n0, n1) ||
+        grow_zero((void **)&r->aux, sizeof *r->aux, n0, n1) || grow_zero((void **)&r->count, sizeof *r->count, n0, n1) ||
+        grow_zero((void **)&r->bound, sizeof *r->bound, n0, n1))
+        return -1;
+    for (int i = n0; i < n1; i++)
+        r->rating[i] = r->unc[i] = r->lo[i] = r->hi[i] = NAN;
+    return 0;
+}
+
 /* ---- the inner two-player systems: one rating = (r, u, v) ---- */
 typedef struct R3 {
     double r, u, v;
@@ -228,19 +255,19 @@ static R3 initial(MethodId m, const RatingParams *p)
     }
 }
 
-/* The state of a set-wise method between sets: the current rating of every player and the
- * step of its last set. */
-struct SetwiseRun {
+/* The state of a method that streams: every player's current rating, and for the set-wise
+ * methods the step of its last set. Arrays hold cap players and grow as players appear. */
+struct MethodStream {
     MethodId m;
     RatingParams p;
-    int n;
-    long k;
-    R3 *cur;
-    long *last;
+    int cap;
+    long k;     /* sets (set-wise) or games (game-wise) rated */
+    R3 *cur;    /* set-wise: (r, u, v) of every player */
+    long *last; /* set-wise: step of the player's last set, -1 before its first */
     MethodResult out;
 };
 
-static void setwise_free(SetwiseRun *r)
+void method_stream_abandon(MethodStream *r)
 {
     if (!r)
         return;
@@ -250,27 +277,46 @@ static void setwise_free(SetwiseRun *r)
     free(r);
 }
 
-SetwiseRun *setwise_begin(MethodId m, const RatingParams *p, int nplayers)
+static int stream_grow(MethodStream *r, int nplayers)
 {
-    if ((unsigned)m >= M_COUNT || !METHODS[m].setwise)
+    if (nplayers <= r->cap)
+        return 0;
+    int cap = r->cap > 0 ? r->cap : 8;
+    while (cap < nplayers)
+        cap *= 2;
+    if (result_grow(&r->out, r->cap, cap) || grow_zero((void **)&r->cur, sizeof *r->cur, r->cap, cap) ||
+        grow_zero((void **)&r->last, sizeof *r->last, r->cap, cap))
+        return -1;
+    for (int i = r->cap; i < cap; i++)
+        r->last[i] = -1;
+    r->cap = cap;
+    return 0;
+}
+
+MethodStream *method_stream_begin(MethodId m, const RatingParams *p, int nplayers)
+{
+    if ((unsigned)m >= M_COUNT || !METHODS[m].streams)
         return NULL;
-    SetwiseRun *r = calloc(1, sizeof *r);
-    const size_t n = (size_t)(nplayers > 0 ? nplayers : 1);
-    if (!r || !(r->cur = malloc(n * sizeof *r->cur)) || !(r->last = malloc(n * sizeof *r->last)) ||
-        alloc_result(&r->out, m, p, nplayers, 1)) {
-        setwise_free(r);
+    MethodStream *r = calloc(1, sizeof *r);
+    if (!r)
         return NULL;
-    }
     r->m = m;
     r->p = *p;
-    r->n = nplayers;
-    for (int i = 0; i < nplayers; i++)
-        r->last[i] = -1;
+    r->out.id = m;
+    r->out.p = *p;
+    if (stream_grow(r, nplayers > 0 ? nplayers : 1)) {
+        method_stream_abandon(r);
+        return NULL;
+    }
     return r;
 }
 
-void setwise_step(SetwiseRun *r, const RSet *s, RatingStepFn cb, void *ctx)
+int method_stream_set(MethodStream *r, int nplayers, const RSet *s, RatingStepFn cb, void *ctx)
 {
+    if (!METHODS[r->m].setwise)
+        return 0;
+    if (stream_grow(r, nplayers))
+        return -1;
     const MethodId m = r->m;
     const RatingParams *p = &r->p;
     R3 *cur = r->cur;
@@ -312,66 +358,91 @@ void setwise_step(SetwiseRun *r, const RSet *s, RatingStepFn cb, void *ctx)
     }
     if (cb)
         cb(ctx, m, k, s->player, SET_PLAYERS, out);
+    return 0;
 }
 
-static void compute_bounds(const Results *res, int use_sets, MethodResult *out);
+int method_stream_game(MethodStream *r, int nplayers, const RGame *g, const float *pair, RatingStepFn cb, void *ctx)
+{
+    if (METHODS[r->m].setwise)
+        return 0;
+    if (stream_grow(r, nplayers))
+        return -1;
+    const RatingParams *p = &r->p;
+    MethodResult *out = &r->out;
+    double rt[GAME_MAX_SEATS], nr[GAME_MAX_SEATS];
+    for (int i = 0; i < g->n; i++)
+        rt[i] = out->count[g->player[i]] ? out->rating[g->player[i]] : p->init;
+    const int hand = r->m == M_MORITA;
+    morita_game(g->n, rt, g->rank, hand ? g->p : NULL, hand ? pair : NULL, p->game_k, p->natural_log, nr);
+    for (int i = 0; i < g->n; i++) {
+        out->rating[g->player[i]] = nr[i];
+        out->count[g->player[i]]++;
+    }
+    if (cb)
+        cb(ctx, r->m, r->k, g->player, g->n, out);
+    r->k++;
+    return 0;
+}
 
-int setwise_end(SetwiseRun *r, const Results *res, MethodResult *out, char *err, size_t errsz)
+/* Moves the result for nplayers players out of r (which is then freed); -1 without memory. */
+static int stream_take(MethodStream *r, int nplayers, MethodResult *out)
+{
+    int rc = stream_grow(r, nplayers);
+    if (!rc) {
+        *out = r->out;
+        out->n = nplayers;
+        memset(&r->out, 0, sizeof r->out);
+    }
+    method_stream_abandon(r);
+    return rc;
+}
+
+static void bounds_h2h(const H2H *h, MethodResult *out);
+
+int method_stream_end(MethodStream *r, const Results *res, const H2H *h, MethodResult *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
-    if (r->k != res->nsets || r->n != res->nplayers) {
-        snprintf(err, errsz, "%s: fed %ld sets of %d players, the results hold %ld of %d", method_name(r->m), r->k, r->n,
-                 res->nsets, res->nplayers);
-        setwise_free(r);
+    const int sets = METHODS[r->m].setwise;
+    const long fed = sets ? res->nsets : res->ngames;
+    if (r->k != fed || h->n != res->nplayers) {
+        snprintf(err, errsz, "%s: fed %ld %s, the results hold %ld (of %d players; table of %d)", method_name(r->m),
+                 r->k, sets ? "sets" : "games", fed, res->nplayers, h->n);
+        method_stream_abandon(r);
         return -1;
     }
     if (!method_applies(r->m, res, err, errsz)) {
-        setwise_free(r);
+        method_stream_abandon(r);
         return -1;
     }
-    *out = r->out;
-    memset(&r->out, 0, sizeof r->out);
-    setwise_free(r);
-    compute_bounds(res, 1, out);
+    if (stream_take(r, res->nplayers, out)) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    bounds_h2h(h, out);
     return 0;
 }
 
-void setwise_abandon(SetwiseRun *r) { setwise_free(r); }
-
-static int setwise_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb,
-                       void *ctx)
+/* method_run for a method that streams: the same steps, over the sets or games in memory. */
+static int stream_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb,
+                      void *ctx)
 {
-    SetwiseRun *r = setwise_begin(m, p, res->nplayers);
+    MethodStream *r = method_stream_begin(m, p, res->nplayers);
     if (!r)
         return -1;
-    for (long k = 0; k < res->nsets; k++)
-        setwise_step(r, &res->sets[k], cb, ctx);
-    method_result_free(out);
-    *out = r->out;
-    memset(&r->out, 0, sizeof r->out);
-    setwise_free(r);
-    return 0;
-}
-
-static int gamewise_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb,
-                        void *ctx)
-{
-    for (long k = 0; k < res->ngames; k++) {
-        const RGame *g = &res->games[k];
-        double r[GAME_MAX_SEATS], nr[GAME_MAX_SEATS];
-        for (int i = 0; i < g->n; i++)
-            r[i] = out->count[g->player[i]] ? out->rating[g->player[i]] : p->init;
-        const int hand = m == M_MORITA;
-        morita_game(g->n, r, g->rank, hand ? g->p : NULL, hand && g->pair >= 0 ? res->pair + g->pair : NULL, p->game_k,
-                    p->natural_log, nr);
-        for (int i = 0; i < g->n; i++) {
-            out->rating[g->player[i]] = nr[i];
-            out->count[g->player[i]]++;
+    int rc = 0;
+    if (METHODS[m].setwise)
+        for (long k = 0; k < res->nsets && !rc; k++)
+            rc = method_stream_set(r, res->nplayers, &res->sets[k], cb, ctx);
+    else
+        for (long k = 0; k < res->ngames && !rc; k++) {
+            const RGame *g = &res->games[k];
+            rc = method_stream_game(r, res->nplayers, g, g->pair >= 0 ? res->pair + g->pair : NULL, cb, ctx);
         }
-        if (cb)
-            cb(ctx, m, k, g->player, g->n, out);
+    if (rc) {
+        method_stream_abandon(r);
+        return -1;
     }
-    return 0;
+    return stream_take(r, res->nplayers, out);
 }
 
 /* ---- what bounds each rating: strongly connected components of "scored against" ---- */
@@ -382,7 +453,29 @@ typedef struct Graph {
     int n;
     size_t words;      /* 64-bit words per row */
     uint64_t *out, *in; /* out[x] has y when x scored against y; in[y] has x */
+    uint8_t *active;   /* players who took part in anything */
 } Graph;
+
+static void graph_free(Graph *g)
+{
+    free(g->out);
+    free(g->in);
+    free(g->active);
+}
+
+/* An empty graph of n players; -1 (nothing held) without memory. */
+static int graph_alloc(Graph *g, int n)
+{
+    g->n = n;
+    g->words = (size_t)(n + 63) / 64;
+    g->out = calloc((size_t)n * g->words, sizeof *g->out);
+    g->in = calloc((size_t)n * g->words, sizeof *g->in);
+    g->active = calloc((size_t)n, 1);
+    if (g->out && g->in && g->active)
+        return 0;
+    graph_free(g);
+    return -1;
+}
 
 static void graph_edge(Graph *g, int x, int y)
 {
@@ -426,47 +519,26 @@ static void dfs(const Graph *g, const uint64_t *rows, int start, uint8_t *seen, 
     }
 }
 
-/* Fills out->bound from the comparisons the method rated (sets, or games when use_sets = 0).
- * Kosaraju: components of the comparison graph; a component nobody outside ever scored
- * against is BOUND_ABOVE, one that never scored against an outsider BOUND_BELOW. */
-static void compute_bounds(const Results *res, int use_sets, MethodResult *out)
+/* Fills out->bound from the comparison graph. Kosaraju: components of the graph; a component
+ * nobody outside ever scored against is BOUND_ABOVE, one that never scored against an
+ * outsider BOUND_BELOW. */
+static void graph_bounds(const Graph *g, MethodResult *out)
 {
-    const int n = res->nplayers;
-    out->unbounded = 0;
-    if (n < 2 || n > BOUND_MAX_PLAYERS)
-        return;
-    Graph g = {n, (size_t)(n + 63) / 64, NULL, NULL};
-    g.out = calloc((size_t)n * g.words, sizeof *g.out);
-    g.in = calloc((size_t)n * g.words, sizeof *g.in);
-    uint8_t *seen = calloc((size_t)n, 1), *active = calloc((size_t)n, 1);
+    const int n = g->n;
+    const uint8_t *active = g->active;
+    uint8_t *seen = calloc((size_t)n, 1);
     int *stack = malloc((size_t)n * sizeof *stack), *order = malloc((size_t)n * sizeof *order);
     int *comp = malloc((size_t)n * sizeof *comp);
-    if (!g.out || !g.in || !seen || !active || !stack || !order || !comp)
+    if (!seen || !stack || !order || !comp)
         goto out;
-    long units = use_sets ? res->nsets : res->ngames;
-    for (long k = 0; k < units; k++) {
-        int m = use_sets ? SET_PLAYERS : res->games[k].n;
-        const int *pl = use_sets ? res->sets[k].player : res->games[k].player;
-        for (int i = 0; i < m; i++) {
-            active[pl[i]] = 1;
-            for (int j = 0; j < m; j++) {
-                if (i == j)
-                    continue;
-                double sc = use_sets ? set_score(res->sets[k].points[i], res->sets[k].points[j])
-                                     : set_score(-res->games[k].rank[i], -res->games[k].rank[j]);
-                if (sc > 0)
-                    graph_edge(&g, pl[i], pl[j]);
-            }
-        }
-    }
     int norder = 0, ncomp = 0;
     for (int v = 0; v < n; v++)
         if (active[v] && !seen[v])
-            dfs(&g, g.out, v, seen, stack, order, &norder, NULL, 0);
+            dfs(g, g->out, v, seen, stack, order, &norder, NULL, 0);
     memset(seen, 0, (size_t)n);
     for (int i = norder - 1; i >= 0; i--)
         if (!seen[order[i]])
-            dfs(&g, g.in, order[i], seen, stack, NULL, NULL, comp, ncomp++);
+            dfs(g, g->in, order[i], seen, stack, NULL, NULL, comp, ncomp++);
     if (ncomp <= 1)
         goto out;
     int *has_in = calloc((size_t)ncomp, sizeof *has_in), *has_out = calloc((size_t)ncomp, sizeof *has_out);
@@ -474,7 +546,7 @@ static void compute_bounds(const Results *res, int use_sets, MethodResult *out)
         for (int x = 0; x < n; x++)
             for (int y = 0; y < n; y++)
                 if (active[x] && active[y] && comp[x] != comp[y] &&
-                    (g.out[(size_t)x * g.words + (size_t)y / 64] >> (y % 64) & 1)) {
+                    (g->out[(size_t)x * g->words + (size_t)y / 64] >> (y % 64) & 1)) {
                     has_out[comp[x]] = 1;
                     has_in[comp[y]] = 1;
                 }
@@ -489,13 +561,57 @@ static void compute_bounds(const Results *res, int use_sets, MethodResult *out)
     free(has_in);
     free(has_out);
 out:
-    free(g.out);
-    free(g.in);
     free(seen);
-    free(active);
     free(stack);
     free(order);
     free(comp);
+}
+
+/* Bounds from the comparisons the method rated (sets, or games when use_sets = 0). */
+static void compute_bounds(const Results *res, int use_sets, MethodResult *out)
+{
+    const int n = res->nplayers;
+    out->unbounded = 0;
+    Graph g;
+    if (n < 2 || n > BOUND_MAX_PLAYERS || graph_alloc(&g, n))
+        return;
+    long units = use_sets ? res->nsets : res->ngames;
+    for (long k = 0; k < units; k++) {
+        int m = use_sets ? SET_PLAYERS : res->games[k].n;
+        const int *pl = use_sets ? res->sets[k].player : res->games[k].player;
+        for (int i = 0; i < m; i++) {
+            g.active[pl[i]] = 1;
+            for (int j = 0; j < m; j++) {
+                if (i == j)
+                    continue;
+                double sc = use_sets ? set_score(res->sets[k].points[i], res->sets[k].points[j])
+                                     : set_score(-res->games[k].rank[i], -res->games[k].rank[j]);
+                if (sc > 0)
+                    graph_edge(&g, pl[i], pl[j]);
+            }
+        }
+    }
+    graph_bounds(&g, out);
+    graph_free(&g);
+}
+
+/* The same from a head-to-head table of those comparisons: x scored against y when it won or
+ * drew a meeting; a player took part when it has a set (or game). */
+static void bounds_h2h(const H2H *h, MethodResult *out)
+{
+    const int n = h->n;
+    out->unbounded = 0;
+    Graph g;
+    if (n < 2 || n > BOUND_MAX_PLAYERS || graph_alloc(&g, n))
+        return;
+    for (int x = 0; x < n; x++) {
+        g.active[x] = h->sets[x] > 0;
+        for (int y = 0; y < n; y++)
+            if (h->wins[(size_t)x * n + y] > 0 || h->draws[(size_t)x * n + y] > 0)
+                graph_edge(&g, x, y);
+    }
+    graph_bounds(&g, out);
+    graph_free(&g);
 }
 
 typedef struct MeloStep {
@@ -513,48 +629,32 @@ static void melo_step(void *ctx, long k, const int *players, int np)
 int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResult *out, RatingStepFn cb, void *ctx,
                char *err, size_t errsz)
 {
-    int aux = m == M_MELO ? 2 * p->melo_k : 1;
-    if (alloc_result(out, m, p, res->nplayers, aux)) {
-        snprintf(err, errsz, "out of memory");
+    memset(out, 0, sizeof *out);
+    if ((unsigned)m >= M_COUNT) {
+        snprintf(err, errsz, "unknown method");
         return -1;
     }
     if (!method_applies(m, res, err, errsz))
         return -1;
     int rc = 0;
-    switch (m) {
-    case M_SE:
-    case M_SG:
-    case M_SG2:
-    case M_STS:
-        if (setwise_run(m, p, res, out, cb, ctx)) {
-            snprintf(err, errsz, "out of memory");
-            return -1;
-        }
-        break;
-    case M_ELO_GAME:
-    case M_MORITA:
-        rc = gamewise_run(m, p, res, out, cb, ctx);
-        break;
-    case M_BT:
-    case M_PL:
-        rc = batch_run(m, p, res, out, err, errsz);
-        break;
-    case M_MELO: {
+    if (METHODS[m].streams)
+        rc = stream_run(m, p, res, out, cb, ctx);
+    else if (alloc_result(out, m, p, res->nplayers, m == M_MELO ? 2 * p->melo_k : 1))
+        rc = -1;
+    else if (m == M_MELO) {
         MeloParams mp = {p->melo_k, p->melo_lr_r, p->melo_lr_c, p->melo_epochs, p->init, p->seed};
         MeloStep st = {cb, ctx, out};
         melo_fit(&mp, res, out->rating, out->aux, out->count, cb ? melo_step : NULL, &st);
-        break;
-    }
-    default:
-        snprintf(err, errsz, "unknown method");
+    } else if (batch_run(m, p, res, out, err, errsz))
+        return -1;
+    if (rc) {
+        snprintf(err, errsz, "out of memory");
         return -1;
     }
-    if (rc == 0) {
-        int use_sets = (METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_SETS ||
-                       ((METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_SETS_OR_GAMES && res->nsets > 0);
-        compute_bounds(res, use_sets, out);
-    }
-    return rc;
+    int use_sets = (METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_SETS ||
+                   ((METHODS[m].needs & NEED_SETS_OR_GAMES) == NEED_SETS_OR_GAMES && res->nsets > 0);
+    compute_bounds(res, use_sets, out);
+    return 0;
 }
 
 /* Glickman's expected outcome between two rated players uses both deviations. */

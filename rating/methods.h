@@ -29,6 +29,9 @@ typedef struct MethodInfo {
     const char *name;
     int needs;          /* NEED_* */
     int setwise;        /* the set-wise procedure of paper 000 (averaged or sequential) */
+    int streams;        /* rates one set or game at a time, from the ratings so far: it can rate
+                         * results as they are read, in memory that grows with the players only
+                         * (MethodStream); the others need every set or game at once */
     const char *what;   /* one line: what the method is */
     const char *unc;    /* short column label of MethodResult.unc, NULL when it has none */
     const char *unc_what; /* what that number is (its kind, and that it is not an interval) */
@@ -97,15 +100,27 @@ int method_run(MethodId m, const RatingParams *p, const Results *res, MethodResu
                char *err, size_t errsz);
 void method_result_free(MethodResult *r);
 
-/* A set-wise method (se, sg, sg2, sts) fed one set at a time, e.g. while the sets are still
- * being read (dhm rate --db: rating overlaps reading). Fed the sets of res in their sorted
- * order (results_sort_sets), setwise_end gives exactly method_run's result. setwise_begin
- * returns NULL for other methods or without memory; setwise_end and setwise_abandon free r. */
-typedef struct SetwiseRun SetwiseRun;
-SetwiseRun *setwise_begin(MethodId m, const RatingParams *p, int nplayers);
-void setwise_step(SetwiseRun *r, const RSet *s, RatingStepFn cb, void *ctx);
-int setwise_end(SetwiseRun *r, const Results *res, MethodResult *out, char *err, size_t errsz);
-void setwise_abandon(SetwiseRun *r);
+/* A method that streams (method_info(m)->streams: se, sg, sg2, sts, elo-game, morita) fed one
+ * set or game at a time, e.g. while the results are still being read. Fed the sets of res in
+ * their sorted order (results_sort_sets, entries in name order: results_sort_entries) and its
+ * games in order, method_stream_end gives exactly method_run's result (method_run runs these
+ * methods this way). Players may be added between calls (nplayers: how many there are now).
+ * A set-wise method ignores games and a game-wise one sets. method_stream_begin returns NULL
+ * for other methods or without memory; set and game return -1 without memory (the stream is
+ * then unusable); method_stream_end and method_stream_abandon free r. */
+typedef struct MethodStream MethodStream;
+struct H2H;
+MethodStream *method_stream_begin(MethodId m, const RatingParams *p, int nplayers);
+int method_stream_set(MethodStream *r, int nplayers, const RSet *s, RatingStepFn cb, void *ctx);
+/* pair: the game's pairwise initial-hand win rates (RGame.pair's numbers), or NULL */
+int method_stream_game(MethodStream *r, int nplayers, const RGame *g, const float *pair, RatingStepFn cb, void *ctx);
+/* The result; its bounds (MethodResult.bound) from h, the head-to-head table of the units the
+ * method rated (sets for a set-wise method, games for a game-wise one; eval.h). Checks that the
+ * method applies to res (method_applies) and that res counts what was fed. Returns 0, or -1
+ * with err. */
+int method_stream_end(MethodStream *r, const Results *res, const struct H2H *h, MethodResult *out, char *err,
+                      size_t errsz);
+void method_stream_abandon(MethodStream *r);
 /* Predicted probability that x beats y (paper 000 eqs. 3/6/8/10 and equivalents); always
  * method_win_prob(r, x, y) + method_win_prob(r, y, x) = 1. SG and SG2 use the combined
  * deviation sqrt(RD_x^2 + RD_y^2) in g() (Glickman's expected outcome of a game between two

@@ -133,37 +133,71 @@ static int grow(void **p, long *cap, long need, size_t elem)
 
 int results_add_set(Results *r, double order, const int player[SET_PLAYERS], const double points[SET_PLAYERS])
 {
-    if (grow((void **)&r->sets, &r->cap_sets, r->nsets + 1, sizeof *r->sets))
+    RSet s;
+    s.order = order;
+    s.seq = r->nsets;
+    memcpy(s.player, player, sizeof s.player);
+    memcpy(s.points, points, sizeof s.points);
+    if (r->sink) {
+        int rc = r->sink->set(r->sink->ctx, r, &s);
+        if (rc)
+            return rc;
+    } else {
+        if (grow((void **)&r->sets, &r->cap_sets, r->nsets + 1, sizeof *r->sets))
+            return -1;
+        r->sets[r->nsets] = s;
+    }
+    r->nsets++;
+    return 0;
+}
+
+/* One game: per-player rates p (NULL: none), and pairwise rates pij (n x n) or NULL. */
+static int add_game(Results *r, int n, const int *player, const double *rank, const double *p, const double *pij)
+{
+    if (n < 2 || n > GAME_MAX_SEATS)
         return -1;
-    RSet *s = &r->sets[r->nsets];
-    s->order = order;
-    s->seq = r->nsets++;
-    memcpy(s->player, player, sizeof s->player);
-    memcpy(s->points, points, sizeof s->points);
+    RGame g;
+    g.seq = r->ngames;
+    g.n = n;
+    for (int i = 0; i < n; i++) {
+        g.player[i] = player[i];
+        g.rank[i] = rank[i];
+        g.p[i] = p ? p[i] : 0.5;
+    }
+    g.pair = -1;
+    if (r->sink) {
+        float pf[GAME_MAX_SEATS * GAME_MAX_SEATS];
+        for (int k = 0; pij && k < n * n; k++)
+            pf[k] = (float)pij[k];
+        int rc = r->sink->game(r->sink->ctx, r, &g, pij ? pf : NULL);
+        if (rc)
+            return rc;
+    } else {
+        if (grow((void **)&r->games, &r->cap_games, r->ngames + 1, sizeof *r->games) ||
+            (pij && grow((void **)&r->pair, &r->cap_pair, r->npair + (long)n * n, sizeof *r->pair)))
+            return -1;
+        if (pij) {
+            g.pair = r->npair;
+            for (int k = 0; k < n * n; k++)
+                r->pair[r->npair + k] = (float)pij[k];
+            r->npair += (long)n * n;
+        }
+        r->games[r->ngames] = g;
+    }
+    r->ngames++;
+    r->has_p |= p != NULL;
     return 0;
 }
 
 int results_add_game(Results *r, int n, const int *player, const double *rank, const double *p)
 {
-    if (n < 2 || n > GAME_MAX_SEATS || grow((void **)&r->games, &r->cap_games, r->ngames + 1, sizeof *r->games))
-        return -1;
-    RGame *g = &r->games[r->ngames];
-    g->seq = r->ngames++;
-    g->n = n;
-    for (int i = 0; i < n; i++) {
-        g->player[i] = player[i];
-        g->rank[i] = rank[i];
-        g->p[i] = p ? p[i] : 0.5;
-    }
-    g->pair = -1;
-    r->has_p |= p != NULL;
-    return 0;
+    return add_game(r, n, player, rank, p, NULL);
 }
 
 int results_add_game_pairs(Results *r, int n, const int *player, const double *rank, const double *pij)
 {
     double p[GAME_MAX_SEATS];
-    if (n < 2 || n > GAME_MAX_SEATS || grow((void **)&r->pair, &r->cap_pair, r->npair + (long)n * n, sizeof *r->pair))
+    if (n < 2 || n > GAME_MAX_SEATS)
         return -1;
     for (int i = 0; i < n; i++) {
         double s = 0;
@@ -172,13 +206,7 @@ int results_add_game_pairs(Results *r, int n, const int *player, const double *r
                 s += pij[i * n + j];
         p[i] = s / (n - 1);
     }
-    if (results_add_game(r, n, player, rank, p))
-        return -1;
-    r->games[r->ngames - 1].pair = r->npair;
-    for (int k = 0; k < n * n; k++)
-        r->pair[r->npair + k] = (float)pij[k];
-    r->npair += (long)n * n;
-    return 0;
+    return add_game(r, n, player, rank, p, pij);
 }
 
 int results_add_random_sets(Results *r, int nplayers, long nsets, double step, double noise, uint64_t seed)
@@ -268,6 +296,8 @@ void results_sort_entries(const Results *r, const int *place, RSet *s)
 
 void results_sort_sets(Results *r)
 {
+    if (!r->sets)
+        return; /* none, or none kept (a sink) */
     long unsorted = 0; /* sets usually come in order (a store's index order): then no sort */
     for (long k = 1; k < r->nsets && !unsorted; k++)
         unsorted = cmp_sets(&r->sets[k - 1], &r->sets[k]) > 0;
@@ -344,6 +374,17 @@ static int fail(char *err, size_t errsz, const char *path, long line, const char
 
 static int parse_num(const char *s, double *out)
 {
+    /* whole numbers of up to 15 digits, most of what a results file holds, without strtod:
+     * exact in a double, so the same value (-0 included) */
+    const char *d = s + (*s == '-');
+    uint64_t u = 0;
+    int nd = 0;
+    for (; nd <= 15 && *d >= '0' && *d <= '9'; d++, nd++)
+        u = u * 10 + (uint64_t)(*d - '0');
+    if (!*d && nd >= 1 && nd <= 15) {
+        *out = *s == '-' ? -(double)u : (double)u;
+        return 0;
+    }
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -362,6 +403,98 @@ typedef struct Pending {
     double val[GAME_MAX_SEATS], p[GAME_MAX_SEATS];
 } Pending;
 
+/* Ids seen while a file streams (results_load_csv with a sink): numbers N or N.M by a bitmap
+ * of the N (up to ID_BITMAP_MAX: 2 MB), M rising within one N; other ids rising in byte order. */
+#define ID_BITMAP_MAX (1L << 24)
+typedef struct IdTrack {
+    uint64_t *seen;
+    long words;
+    long a, b;                     /* the previous id as N.M (M = -1: N alone); a = -1: not a number */
+    char text[NAME_MAX_LEN + 1];   /* the last id that is not a number */
+    int has_text;
+} IdTrack;
+
+/* "N" or "N.M" (1 to 9 digits each, N < ID_BITMAP_MAX) into *a, *b (-1 without M). */
+static int id_number(const char *s, long *a, long *b)
+{
+    long v[2] = {0, -1};
+    for (int part = 0; part < 2; part++) {
+        int d = 0;
+        for (v[part] = 0; isdigit((unsigned char)*s) && d < 9; s++, d++)
+            v[part] = v[part] * 10 + (*s - '0');
+        if (!d || (part == 0 && v[0] >= ID_BITMAP_MAX))
+            return 0;
+        if (!*s) {
+            *a = v[0];
+            *b = part ? v[1] : -1;
+            return 1;
+        }
+        if (part || *s++ != '.')
+            return 0;
+    }
+    return 0;
+}
+
+/* Whether id, which differs from the previous one, was never seen; remembers it. -1 without
+ * memory. */
+static int id_new(IdTrack *t, const char *id)
+{
+    long a, b;
+    if (!id_number(id, &a, &b)) {
+        t->a = -1;
+        if (t->has_text && strcmp(id, t->text) <= 0)
+            return 0;
+        snprintf(t->text, sizeof t->text, "%s", id);
+        t->has_text = 1;
+        return 1;
+    }
+    if (a == t->a) { /* still the same N: its M must rise */
+        int ok = b > t->b;
+        t->b = b;
+        return ok;
+    }
+    if (a / 64 >= t->words) {
+        long words = t->words ? t->words : 1024;
+        while (a / 64 >= words)
+            words *= 2;
+        uint64_t *w = realloc(t->seen, (size_t)words * sizeof *w);
+        if (!w)
+            return -1;
+        memset(w + t->words, 0, (size_t)(words - t->words) * sizeof *w);
+        t->seen = w;
+        t->words = words;
+    }
+    uint64_t bit = 1ULL << (a % 64);
+    if (t->seen[a / 64] & bit)
+        return 0;
+    t->seen[a / 64] |= bit;
+    t->a = a;
+    t->b = b;
+    return 1;
+}
+
+/* The checks a finished set or game must pass, then results_add_*. Returns 0, PEND_BAD or
+ * PEND_OOM with err, or the sink's RESULTS_UNORDERED (err not written). */
+enum { PEND_BAD = -1, PEND_OOM = -3 };
+static int pending_add(Results *r, int kind, int has_p, const Pending *pe, const char *id, const char *path, char *err,
+                       size_t errsz)
+{
+    if (kind == 1 && pe->n != SET_PLAYERS)
+        return fail(err, errsz, path, pe->line, "set %s has %d players; a set needs exactly %d", id, pe->n,
+                    SET_PLAYERS);
+    if (kind == 2 && pe->n < 2)
+        return fail(err, errsz, path, pe->line, "game %s has only one player", id);
+    int rc = kind == 1 ? results_add_set(r, pe->order, pe->player, pe->val)
+                       : results_add_game(r, pe->n, pe->player, pe->val, has_p ? pe->p : NULL);
+    if (rc == RESULTS_UNORDERED)
+        return rc;
+    if (rc) {
+        fail(err, errsz, path, pe->line, "out of memory");
+        return PEND_OOM;
+    }
+    return 0;
+}
+
 int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t errsz)
 {
     char *line = NULL;
@@ -374,7 +507,16 @@ int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t er
     Pending *pend = NULL;
     long npend_cap = 0;
     int npend = 0; /* pendings initialised so far (ids are numbered in order of appearance) */
-    int rc = -1;
+    /* with a sink: the one set or game being read, its id, and the first bad one (reported
+     * at the end, as without a sink, unless a row has an error first) */
+    const int stream = r->sink != NULL;
+    Pending cur;
+    char cur_id[NAME_MAX_LEN + 1] = "";
+    int have_cur = 0, deferred = 0;
+    IdTrack track;
+    memset(&track, 0, sizeof track);
+    track.a = -1;
+    int rc = -1, k;
     ssize_t len;
     while ((len = getline(&line, &cap, f)) >= 0) {
         ln++;
@@ -431,15 +573,40 @@ int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t er
             fail(err, errsz, path, ln, "p '%s' is not a number strictly between 0 and 1", row.f[3]);
             goto out;
         }
-        int k = map_intern(&ids, &idkeys, &nids, &idcap, id);
-        int pl = results_player(r, name);
-        if (k < 0 || pl < 0 || grow((void **)&pend, &npend_cap, nids, sizeof *pend)) {
-            fail(err, errsz, path, ln, "out of memory");
-            goto out;
+        Pending *pe;
+        int fresh;
+        if (stream) { /* a new id ends the set or game before it */
+            fresh = !have_cur || strcmp(id, cur_id);
+            if (fresh && have_cur && !deferred) {
+                int e = pending_add(r, kind, has_p, &cur, cur_id, path, err, errsz);
+                if (e == RESULTS_UNORDERED)
+                    goto unordered;
+                if (e == PEND_OOM)
+                    goto out;
+                deferred = e == PEND_BAD;
+            }
+            int nw = fresh ? id_new(&track, id) : 1;
+            if (nw < 0)
+                goto oom;
+            if (!nw)
+                goto unordered;
+            if (fresh) {
+                snprintf(cur_id, sizeof cur_id, "%s", id);
+                have_cur = 1;
+            }
+            pe = &cur;
+        } else {
+            k = map_intern(&ids, &idkeys, &nids, &idcap, id);
+            if (k < 0 || grow((void **)&pend, &npend_cap, nids, sizeof *pend))
+                goto oom;
+            pe = &pend[k];
+            fresh = k == npend;
+            npend += fresh;
         }
-        Pending *pe = &pend[k];
-        if (k == npend) {
-            npend++;
+        int pl = results_player(r, name);
+        if (pl < 0)
+            goto oom;
+        if (fresh) {
             memset(pe, 0, sizeof *pe);
             pe->line = ln;
             pe->order = order;
@@ -467,26 +634,25 @@ int results_load_csv(Results *r, FILE *f, const char *path, char *err, size_t er
         fail(err, errsz, path, ln, "no header line: expected `set,order,player,points` or `game,player,rank[,p]`");
         goto out;
     }
-    for (int k = 0; k < nids; k++) {
-        Pending *pe = &pend[k];
-        if (kind == 1) {
-            if (pe->n != SET_PLAYERS) {
-                fail(err, errsz, path, pe->line, "set %s has %d players; a set needs exactly %d", idkeys[k], pe->n,
-                     SET_PLAYERS);
-                goto out;
-            }
-            if (results_add_set(r, pe->order, pe->player, pe->val))
-                goto oom;
-        } else {
-            if (pe->n < 2) {
-                fail(err, errsz, path, pe->line, "game %s has only one player", idkeys[k]);
-                goto out;
-            }
-            if (results_add_game(r, pe->n, pe->player, pe->val, has_p ? pe->p : NULL))
-                goto oom;
-        }
+    if (stream) {
+        if (deferred) /* err holds it */
+            goto out;
+        int e = have_cur ? pending_add(r, kind, has_p, &cur, cur_id, path, err, errsz) : 0;
+        if (e == RESULTS_UNORDERED)
+            goto unordered;
+        rc = e ? -1 : 0;
+        goto out;
     }
+    for (k = 0; k < nids; k++)
+        if (pending_add(r, kind, has_p, &pend[k], idkeys[k], path, err, errsz))
+            goto out;
     rc = 0;
+    goto out;
+unordered:
+    fail(err, errsz, path, ln, "the %s cannot be rated as they are read (rows of one apart, an id seen before, or "
+                               "orders that fall); read the file whole",
+         kind == 1 ? "sets" : "games");
+    rc = RESULTS_UNORDERED;
     goto out;
 oom:
     fail(err, errsz, path, ln, "out of memory");
@@ -497,5 +663,6 @@ out:
     free(idkeys);
     free(ids.slot);
     free(pend);
+    free(track.seen);
     return rc;
 }

@@ -158,6 +158,8 @@ static void test_store_and_cli(void **state)
     /* rates for some sets only: not used */
     assert_int_equal(run_cmd(out, sizeof out, "%s rate --db %s/t.sqlite --method morita 2>&1", D, dir), 1);
     assert_non_null(strstr(out, "3 of 4 sets have no initial-hand win rates"));
+    assert_int_equal(run_cmd(a, sizeof a, "%s rate --db %s/t.sqlite --method elo-game,morita --in-memory 2>&1", D, dir), 1);
+    assert_string_equal(a, out); /* the same rated as read (elo-game rated, morita refused) */
     assert_int_equal(run_cmd(a, sizeof a, "%s handstrength --db %s/t.sqlite --playouts 200 --jobs 2 --quiet --csv", D, dir), 0);
     /* the same in one run with one thread */
     assert_int_equal(run_cmd(b, sizeof b, "%s handstrength --db %s/u.sqlite --playouts 200 --jobs 1 --quiet --csv", D, dir), 0);
@@ -194,6 +196,14 @@ static void test_store_and_cli(void **state)
             mo = v;
     }
     assert_true(eg != 0 && mo != 0 && eg != mo);
+    /* the games rated as they are read give what rating them in memory gives, history too */
+    assert_int_equal(run_cmd(a, sizeof a, "%s rate --db %s/t.sqlite --method morita,elo-game --mse --crosstable "
+                                          "--history %s/h1.csv", D, dir, dir), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s rate --db %s/t.sqlite --method morita,elo-game --mse --crosstable "
+                                          "--history %s/h2.csv --in-memory", D, dir, dir), 0);
+    assert_string_equal(a, b);
+    assert_int_equal(run_cmd(a, sizeof a, "cmp %s/h1.csv %s/h2.csv && wc -l < %s/h1.csv", dir, dir, dir), 0);
+    assert_int_equal(atol(a), 1 + 2 * 4 * 5 * 5); /* header, 2 methods x 20 games x 5 players */
     /* records games --p without rates: one line */
     assert_int_equal(run_cmd(out, sizeof out, "%s tournament --pool %s/pool --sets 1 --games 2 --records --db %s/v.sqlite "
                                               "--quiet 2>&1", D, dir, dir), 0);

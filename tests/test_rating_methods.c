@@ -57,11 +57,11 @@ static void test_setwise_by_hand(void **state)
     results_free(&r);
 }
 
-/* A set-wise method fed set by set as the sets arrive (entries sorted with
- * results_sort_entries, as dhm rate --db does while reading) ends bit for bit where
- * method_run ends, for each set-wise method and both update orders; fed the wrong number of
- * sets it is an error; other methods cannot be streamed. */
-static void test_setwise_streamed(void **state)
+/* A method that streams, fed set by set (entries sorted with results_sort_entries, as sets
+ * arrive) or game by game, with the players counted as they first appear, ends bit for bit
+ * where method_run ends, for each such method and both update orders; fed the wrong number of
+ * sets it is an error; other methods cannot stream. */
+static void test_method_stream(void **state)
 {
     (void)state;
     Results r;
@@ -76,54 +76,82 @@ static void test_setwise_streamed(void **state)
             r.sets[k].player[4 - i] = t;
             r.sets[k].points[4 - i] = pt;
         }
+    RRng rng = rrng_seed(3); /* and games, some with pairwise initial-hand win rates */
+    for (int g = 0; g < 300; g++) {
+        int n = 2 + g % 4, pl[5];
+        double rank[5], pij[25];
+        for (int i = 0; i < n; i++) {
+            pl[i] = (g + 2 * i) % 9;
+            rank[i] = (double)(int)(rrng_double(&rng) * 3);
+            for (int j = 0; j < n; j++)
+                pij[i * n + j] = 0.2 + 0.6 * rrng_double(&rng);
+        }
+        assert_int_equal(g % 2 ? results_add_game_pairs(&r, n, pl, rank, pij) : results_add_game(&r, n, pl, rank, NULL),
+                         0);
+    }
     int *place = results_name_places(&r);
     assert_non_null(place);
+    Results sorted = r; /* method_run's input: the same sets, sorted (a copy) */
+    sorted.sets = malloc((size_t)r.nsets * sizeof *r.sets);
+    memcpy(sorted.sets, r.sets, (size_t)r.nsets * sizeof *r.sets);
+    results_sort_sets(&sorted);
+    H2H hs, hg;
+    assert_int_equal(h2h_build(&sorted, &hs), 0);
+    Results games = sorted; /* h2h_build takes games only without sets */
+    games.nsets = 0;
+    assert_int_equal(h2h_build(&games, &hg), 0);
     char err[256];
-    const MethodId ms[] = {M_SE, M_SG, M_SG2, M_STS};
+    const MethodId ms[] = {M_SE, M_SG, M_SG2, M_STS, M_ELO_GAME, M_MORITA};
     for (int seq = 0; seq < 2; seq++)
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 6; i++) {
             RatingParams p;
             rating_params_default(&p);
             p.sequential = seq;
             p.glicko_c = 30; /* deviations grow between a player's sets */
-            SetwiseRun *sw = setwise_begin(ms[i], &p, r.nplayers);
+            MethodStream *sw = method_stream_begin(ms[i], &p, 0);
             assert_non_null(sw);
+            int seen = 0;
             for (long k = 0; k < r.nsets; k++) {
                 RSet s = r.sets[k];
                 results_sort_entries(&r, place, &s);
-                setwise_step(sw, &s, NULL, NULL);
+                for (int e = 0; e < 5; e++)
+                    seen = s.player[e] + 1 > seen ? s.player[e] + 1 : seen;
+                assert_int_equal(method_stream_set(sw, seen, &s, NULL, NULL), 0);
             }
-            Results sorted = r; /* method_run's input: the same sets, sorted (a copy) */
-            sorted.sets = malloc((size_t)r.nsets * sizeof *r.sets);
-            memcpy(sorted.sets, r.sets, (size_t)r.nsets * sizeof *r.sets);
-            results_sort_sets(&sorted);
+            for (long k = 0; k < r.ngames; k++) {
+                const RGame *g = &r.games[k];
+                assert_int_equal(method_stream_game(sw, seen, g, g->pair >= 0 ? r.pair + g->pair : NULL, NULL, NULL), 0);
+            }
             MethodResult a, b;
-            assert_int_equal(setwise_end(sw, &sorted, &a, err, sizeof err), 0);
+            assert_int_equal(method_stream_end(sw, &sorted, i < 4 ? &hs : &hg, &a, err, sizeof err), 0);
             assert_int_equal(method_run(ms[i], &p, &sorted, &b, NULL, NULL, err, sizeof err), 0);
+            assert_int_equal(a.n, b.n);
             for (int x = 0; x < r.nplayers; x++) {
                 assert_memory_equal(&a.rating[x], &b.rating[x], sizeof(double));
                 assert_memory_equal(&a.unc[x], &b.unc[x], sizeof(double));
                 assert_int_equal(a.count[x], b.count[x]);
                 assert_int_equal(a.bound[x], b.bound[x]);
             }
+            assert_int_equal(a.unbounded, b.unbounded);
             method_result_free(&a);
             method_result_free(&b);
-            free(sorted.sets);
         }
     RatingParams p;
     rating_params_default(&p);
-    SetwiseRun *sw = setwise_begin(M_SE, &p, r.nplayers);
-    setwise_step(sw, &r.sets[0], NULL, NULL);
+    MethodStream *sw = method_stream_begin(M_SE, &p, r.nplayers);
+    assert_int_equal(method_stream_set(sw, r.nplayers, &r.sets[0], NULL, NULL), 0);
     MethodResult m;
-    assert_int_equal(setwise_end(sw, &r, &m, err, sizeof err), -1);
+    assert_int_equal(method_stream_end(sw, &r, &hs, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "fed 1 sets"));
-    assert_null(setwise_begin(M_BT, &p, r.nplayers));
+    assert_null(method_stream_begin(M_BT, &p, r.nplayers));
+    assert_null(method_stream_begin(M_MELO, &p, r.nplayers));
+    h2h_free(&hs);
+    h2h_free(&hg);
+    free(sorted.sets);
     free(place);
     results_free(&r);
 }
 
-/* The averaged update does not depend on the order of the players (so of the 10 pairs);
- * the sequential one does. */
 static void test_average_is_order_free(void **state)
 {
     (void)state;
@@ -737,7 +765,7 @@ int main(void)
         cmocka_unit_test(test_eval),                   cmocka_unit_test(test_loader_errors),
         cmocka_unit_test(test_melo_row_order),         cmocka_unit_test(test_symmetric_predictions_and_bounds),
         cmocka_unit_test(test_los_calibration),        cmocka_unit_test(test_cli_rate),
-        cmocka_unit_test(test_setwise_streamed),
+        cmocka_unit_test(test_method_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
