@@ -59,23 +59,34 @@ static int set_reserve(DecisionSet *s, size_t words)
     return 0;
 }
 
-/* Appends a decision: candidates' features via fn(arg, i, idx) -> count. */
-static int add_decision(DecisionSet *s, int n, int chosen, int held, int (*fn)(const void *arg, int i, uint16_t *idx),
-                        const void *arg)
+/* Appends a decision: candidates' features via fn(arg, i, idx) -> count. A soft decision
+ * (target != NULL) has chosen = TRAIN_SOFT followed by the n target probabilities, each
+ * in 1/65535ths. */
+#define TRAIN_SOFT 0xFFFF
+static int add_decision_t(DecisionSet *s, int n, int chosen, const double *target, int held,
+                          int (*fn)(const void *arg, int i, uint16_t *idx), const void *arg)
 {
-    if (set_reserve(s, 2 + (size_t)n * (1 + POLICY_MAX_ACTIVE)))
+    if (set_reserve(s, 2 + (size_t)n * (2 + POLICY_MAX_ACTIVE)))
         return -1;
     s->off[s->n] = s->len;
     s->held[s->n] = (uint8_t)held;
     s->n++;
     s->buf[s->len++] = (uint16_t)n;
-    s->buf[s->len++] = (uint16_t)chosen;
+    s->buf[s->len++] = (uint16_t)(target ? TRAIN_SOFT : chosen);
+    for (int i = 0; target && i < n; i++)
+        s->buf[s->len++] = (uint16_t)lrint(target[i] * 65535.0);
     for (int i = 0; i < n; i++) {
         uint16_t *k = &s->buf[s->len++];
         *k = (uint16_t)fn(arg, i, &s->buf[s->len]);
         s->len += *k;
     }
     return 0;
+}
+
+static int add_decision(DecisionSet *s, int n, int chosen, int held, int (*fn)(const void *arg, int i, uint16_t *idx),
+                        const void *arg)
+{
+    return add_decision_t(s, n, chosen, NULL, held, fn, arg);
 }
 
 typedef struct PlayArg {
@@ -150,6 +161,63 @@ int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held)
     return 0;
 }
 
+int train_add_play_soft(TrainData *d, const PolicyCtx *c, const Move *mv, int n, const double *target, int held)
+{
+    PlayArg a = {c, mv};
+    return n < 2 ? 0 : add_decision_t(&d->play, n, 0, target, held, play_feats, &a);
+}
+
+int train_add_gift_soft(TrainData *d, Cards hand, const Cards *gifts, int n, const double *target, int held)
+{
+    ExchArg a = {hand, gifts};
+    return n < 2 ? 0 : add_decision_t(&d->exch, n, 0, target, held, exch_feats, &a);
+}
+
+static int set_append(DecisionSet *s, const DecisionSet *src)
+{
+    for (long t = 0; t < src->n; t++) {
+        const size_t start = src->off[t], end = t + 1 < src->n ? src->off[t + 1] : src->len;
+        if (set_reserve(s, end - start))
+            return -1;
+        s->off[s->n] = s->len;
+        s->held[s->n] = src->held[t];
+        s->n++;
+        memcpy(s->buf + s->len, src->buf + start, (end - start) * sizeof *s->buf);
+        s->len += end - start;
+    }
+    return 0;
+}
+
+int train_data_append(TrainData *d, const TrainData *src)
+{
+    if (set_append(&d->play, &src->play) || set_append(&d->exch, &src->exch))
+        return -1;
+    d->games += src->games;
+    d->held_games += src->held_games;
+    d->forced += src->forced;
+    d->unknown += src->unknown;
+    return 0;
+}
+
+/* The decision at p (its n and chosen read): the target probabilities of a soft one into tgt
+ * (and p past them), else a one at the chosen candidate. Returns the index of the most likely
+ * target. */
+static int read_target(const uint16_t **p, int n, int chosen, double *tgt)
+{
+    if (chosen != TRAIN_SOFT) {
+        for (int i = 0; i < n; i++)
+            tgt[i] = i == chosen;
+        return chosen;
+    }
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        tgt[i] = (*p)[i] / 65535.0;
+        best = tgt[i] > tgt[best] ? i : best;
+    }
+    *p += n;
+    return best;
+}
+
 void train_opts_default(TrainOpts *o)
 {
     memset(o, 0, sizeof *o);
@@ -161,11 +229,12 @@ void train_opts_default(TrainOpts *o)
 
 /* ---- loss and gradient over a chunk of decisions ---- */
 
-/* Adds the gradient of -sum log P(chosen) over decisions [lo, hi) with held == want to grad;
- * returns the summed loss; *count gets the decisions used. */
+/* Adds the gradient of the cross-entropy -sum target log P (for a recorded choice: -log
+ * P(chosen)) over decisions [lo, hi) with held == want to grad; returns the summed loss; *count
+ * gets the decisions used. */
 static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi, int want, double *grad, long *count)
 {
-    double loss = 0, sc[1024];
+    double loss = 0, sc[1024], tgt[1024];
     long used = 0;
     for (long t = lo; t < hi; t++) {
         if (want >= 0 && s->held[t] != want)
@@ -173,6 +242,7 @@ static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi
         const uint16_t *p = s->buf + s->off[t];
         int n = p[0], chosen = p[1];
         p += 2;
+        read_target(&p, n, chosen, tgt);
         const uint16_t *start = p;
         double mx = -INFINITY;
         for (int i = 0; i < n && i < 1024; i++) {
@@ -187,14 +257,16 @@ static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi
         double z = 0;
         for (int i = 0; i < n; i++)
             z += sc[i] = exp(sc[i] - mx);
-        loss -= log(sc[chosen] / z);
+        for (int i = 0; i < n; i++)
+            if (tgt[i] > 0)
+                loss -= tgt[i] * log(sc[i] / z);
         used++;
         if (!grad)
             continue;
         p = start;
         for (int i = 0; i < n; i++) {
             int k = *p++;
-            double g = sc[i] / z - (i == chosen);
+            double g = sc[i] / z - tgt[i];
             for (int j = 0; j < k; j++)
                 grad[p[j]] += g;
             p += k;
@@ -334,13 +406,14 @@ void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held,
     const DecisionSet *s = exch ? &d->exch : &d->play;
     const double *w = exch ? pw->exch : pw->play;
     memset(out, 0, sizeof *out);
-    double sc[1024];
+    double sc[1024], tgt[1024];
     for (long t = 0; t < s->n; t++) {
         if (held >= 0 && s->held[t] != held)
             continue;
         const uint16_t *p = s->buf + s->off[t];
         int n = p[0], chosen = p[1], best = 0;
         p += 2;
+        chosen = read_target(&p, n, chosen, tgt); /* a soft decision: its likeliest target */
         double mx = -INFINITY;
         for (int i = 0; i < n && i < 1024; i++) {
             int k = *p++;
@@ -359,7 +432,9 @@ void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held,
             z += exp(sc[i] - mx);
         out->n++;
         out->top1 += best == chosen;
-        out->logloss += -(sc[chosen] - mx - log(z));
+        for (int i = 0; i < n; i++)
+            if (tgt[i] > 0)
+                out->logloss -= tgt[i] * (sc[i] - mx - log(z));
         out->chance_top1 += 1.0 / n;
         out->chance_logloss += log((double)n);
         out->zero_top1 += chosen == 0;

@@ -15,8 +15,9 @@
 #include "game/game.h"
 #include "players/policy.h"
 
-/* Decisions of one model, packed: for each, its number of candidates n, the chosen index,
- * then n lists (count, feature indices). */
+/* Decisions of one model, packed: for each, its number of candidates n, the chosen index (or
+ * 0xFFFF then n target probabilities in 1/65535ths: a soft decision), then n lists (count,
+ * feature indices). */
 typedef struct DecisionSet {
     uint16_t *buf;
     size_t len, cap;
@@ -37,6 +38,13 @@ void train_data_free(TrainData *d);
 /* Adds the decisions of the players p with (mask >> p) & 1 in one game; held: whether the game
  * is held out. Returns 0 or -1 (out of memory). */
 int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held);
+/* Decisions with target probabilities over the candidates (soft labels: a teacher's values, not
+ * one recorded choice); fitted by cross-entropy, evaluated against the likeliest target.
+ * Decisions with fewer than two candidates are not added. 0 or -1 (out of memory). */
+int train_add_play_soft(TrainData *d, const PolicyCtx *c, const Move *mv, int n, const double *target, int held);
+int train_add_gift_soft(TrainData *d, Cards hand, const Cards *gifts, int n, const double *target, int held);
+/* Appends every decision of src to d, in order. 0 or -1. */
+int train_data_append(TrainData *d, const TrainData *src);
 /* Whether game `index` is held out, for a held-out share and seed. */
 int train_held_out(uint64_t seed, long index, double share);
 

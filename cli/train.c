@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/games.h"
+#include "analysis/teacher.h"
 #include "analysis/train.h"
 #include "analysis/estimation.h"
 #include "analysis/train_est.h"
@@ -33,6 +34,14 @@ static void usage(FILE *f)
             "  --holdout F        share of games held out for evaluation (0.1)\n"
             "  --seed S           which games are held out (1)\n"
             "  --test-kifu FILE   also report agreement on these records (never trained on)\n"
+            "  --teacher-games N  also learn from N self-play games of the policy (the --init weights, at\n"
+            "                     --teacher-temp) in which a Monte Carlo teacher values every decision\n"
+            "                     with a choice from the decider's information set; the targets are\n"
+            "                     softmax(value / --teacher-tau) over the candidates (expert iteration)\n"
+            "  --teacher SPEC     the teacher, an mc player spec (mc)\n"
+            "  --teacher-worlds W --teacher-tau T --teacher-temp T\n"
+            "                     worlds per decision (64), the targets' temperature in reward units\n"
+            "                     (0.05), the students' sampling temperature (1)\n"
             "  --rl-games N       then improve the weights by policy gradient (REINFORCE) over N games:\n"
             "                     each decision's log-probability is moved by its reward minus the\n"
             "                     batch's mean for that kind of game; games are one learner among four\n"
@@ -83,6 +92,12 @@ static void on_epoch(void *ctx, int epoch, int epochs, double train, double held
     (void)epochs;
 }
 
+static void on_teacher(void *ctx, long games, long total)
+{
+    (void)total;
+    progress_update(ctx, games, " games valued by the teacher");
+}
+
 static void on_rl(void *ctx, long games, long total, double vs_simple, double vs_league, double self)
 {
     Progress *p = ctx;
@@ -116,7 +131,7 @@ static void print_eval(FILE *o, const char *what, const TrainEval *z, const Trai
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW };
+           O_QUIET, O_HELP, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -129,6 +144,9 @@ static int train_policy(int argc, char **argv)
         {"rl-lr", required_argument, 0, O_RLLR},    {"rl-temp", required_argument, 0, O_RLT},
         {"rl-vs-simple", required_argument, 0, O_RLS}, {"rl-league", required_argument, 0, O_RLLG},
         {"rl-vs-league", required_argument, 0, O_RLVL}, {"rl-reward", required_argument, 0, O_RLRW},
+        {"teacher-games", required_argument, 0, O_TG}, {"teacher", required_argument, 0, O_TS},
+        {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
+        {"teacher-temp", required_argument, 0, O_TTEMP},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
     const char *out = NULL, *init = NULL, *players = NULL, *league = NULL;
@@ -144,6 +162,9 @@ static int train_policy(int argc, char **argv)
     RlOpts rl;
     rl_opts_default(&rl);
     rl.games = 0;
+    TeacherOpts tch;
+    teacher_opts_default(&tch);
+    tch.games = 0;
     long v;
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
@@ -170,6 +191,11 @@ static int train_policy(int argc, char **argv)
         case O_RLT: if (cli_double(cmd, "--rl-temp", optarg, 0.01, 100, &rl.temp)) return 2; break;
         case O_RLS: if (cli_double(cmd, "--rl-vs-simple", optarg, 0, 1, &rl.vs_simple)) return 2; break;
         case O_RLLG: league = optarg; break;
+        case O_TG: if (cli_long(cmd, "--teacher-games", optarg, 0, 100000000, &tch.games)) return 2; break;
+        case O_TS: tch.teacher = optarg; break;
+        case O_TW: if (cli_long(cmd, "--teacher-worlds", optarg, 1, 2048, &v)) return 2; tch.worlds = (int)v; break;
+        case O_TTAU: if (cli_double(cmd, "--teacher-tau", optarg, 1e-4, 100, &tch.tau)) return 2; break;
+        case O_TTEMP: if (cli_double(cmd, "--teacher-temp", optarg, 0.01, 100, &tch.temp)) return 2; break;
         case O_RLVL: if (cli_double(cmd, "--rl-vs-league", optarg, 0, 1, &rl.vs_league)) return 2; break;
         case O_RLRW:
             if (strcmp(optarg, "points") && strcmp(optarg, "match"))
@@ -184,10 +210,10 @@ static int train_policy(int argc, char **argv)
     }
     if (cli_sources_rest(cmd, &in, argc, argv, 0))
         return 2;
-    if (!in.ndb && !in.nkifu && rl.games == 0 && !(init && ntest))
-        return cli_fail(cmd, "give --db FILE.sqlite, --kifu FILE, --rl-games N, or --init W with --test-kifu F "
-                             "(try --help)");
-    const int have_data = in.ndb || in.nkifu;
+    if (!in.ndb && !in.nkifu && rl.games == 0 && tch.games == 0 && !(init && ntest))
+        return cli_fail(cmd, "give --db FILE.sqlite, --kifu FILE, --teacher-games N, --rl-games N, or --init W with "
+                             "--test-kifu F (try --help)");
+    const int have_data = in.ndb || in.nkifu || tch.games > 0;
     if (!out)
         return cli_fail(cmd, "-o WEIGHTS is required");
     static PolicyWeights w;
@@ -231,7 +257,23 @@ static int train_policy(int argc, char **argv)
         train_data_free(&d);
         return cli_error(cmd, "%s", *err ? err : "out of memory");
     }
-    if (d.play.n == 0 && (in.ndb || in.nkifu)) {
+    if (tch.games > 0) {
+        Progress tp;
+        progress_init(&tp, "teacher:", tch.games, !quiet);
+        tch.seed = seed;
+        tch.jobs = o.jobs;
+        tch.holdout = holdout;
+        tch.progress = on_teacher;
+        tch.progress_ctx = &tp;
+        static PolicyWeights students;
+        students = w;
+        if (teacher_data(&d, &students, &tch, err, sizeof err)) {
+            train_data_free(&d);
+            return cli_error(cmd, "%s", err);
+        }
+        progress_done(&tp);
+    }
+    if (d.play.n == 0 && have_data) {
         train_data_free(&d);
         return cli_error(cmd, "no decisions to learn from (%ld games; --players names no one?)", d.games);
     }

@@ -8,6 +8,7 @@
 #include "analysis/train.h"
 #include "game/game.h"
 #include "players/policy.h"
+#include "analysis/teacher.h"
 
 static void random_weights(PolicyWeights *w, uint64_t seed)
 {
@@ -303,6 +304,58 @@ static void test_cli_train_and_strength(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* The teacher's data: every decision with a choice valued; targets are probabilities; the same
+ * data whatever the threads; and fitting them lowers their cross-entropy. */
+static void test_teacher_targets(void **state)
+{
+    (void)state;
+    char err[256];
+    const PolicyWeights *base = policy_builtin(err, sizeof err);
+    assert_non_null(base);
+    TeacherOpts o;
+    teacher_opts_default(&o);
+    o.games = 6;
+    o.worlds = 8;
+    o.teacher = "mc:sims=50";
+    o.holdout = 0;
+    o.seed = 4;
+    TrainData a, b;
+    train_data_init(&a);
+    train_data_init(&b);
+    o.jobs = 1;
+    assert_int_equal(teacher_data(&a, base, &o, err, sizeof err), 0);
+    o.jobs = 2;
+    assert_int_equal(teacher_data(&b, base, &o, err, sizeof err), 0);
+    assert_true(a.play.n > 100 && a.games == 6);
+    assert_true(a.play.len == b.play.len && a.play.n == b.play.n && a.exch.n == b.exch.n);
+    assert_memory_equal(a.play.buf, b.play.buf, a.play.len * sizeof *a.play.buf);
+    for (long t = 0; t < a.play.n; t++) { /* soft decisions whose targets sum to one */
+        const uint16_t *p = a.play.buf + a.play.off[t];
+        assert_int_equal(p[1], 0xFFFF);
+        long sum = 0;
+        for (int i = 0; i < p[0]; i++)
+            sum += p[2 + i];
+        assert_true(labs(sum - 65535) <= p[0]);
+    }
+    static PolicyWeights w;
+    w = *base;
+    TrainEval before, after;
+    train_eval(&a, &w, 0, -1, &before);
+    TrainOpts fo;
+    train_opts_default(&fo);
+    fo.epochs = 40;
+    for (long t = 0; t < a.play.n; t++) /* fit every decision: none is held out here */
+        assert_int_equal(a.play.held[t], 0);
+    assert_int_equal(train_fit(&a, &fo, &w), 0);
+    train_eval(&a, &w, 0, -1, &after);
+    assert_true(after.logloss < before.logloss - 0.05);
+    /* a bad teacher is a clear error */
+    o.teacher = "simple";
+    assert_int_equal(teacher_data(&b, base, &o, err, sizeof err), -1);
+    train_data_free(&a);
+    train_data_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_training),
         cmocka_unit_test(test_cli_train_and_strength),
+        cmocka_unit_test(test_teacher_targets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
