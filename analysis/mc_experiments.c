@@ -340,7 +340,7 @@ static int est_rows(const ExpConfig *c, const char *base, char (*eval)[160], int
         row->accuracy = total ? (double)right / (double)total : NAN;
         for (int k = 0; k < NPLAYERS; k++)
             row->cls[k] = games ? (double)cls[k] / (double)games : NAN;
-        row->p_value = NAN;
+        row->p_value = row->p_one = NAN;
     }
     free(jobs);
     free(acc);
@@ -360,8 +360,10 @@ int exp_dealing_order(const ExpConfig *c, const char *base, EstRow out[5], char 
     }
     if (est_rows(c, base, eval, 5, 0x300, out, err, errsz))
         return -1;
-    for (int r = 0; r < 4; r++)
+    for (int r = 0; r < 4; r++) {
         out[r].p_value = welch_p(out[r].mean, out[r].sd, out[r].matches, out[4].mean, out[4].sd, out[4].matches);
+        out[r].p_one = welch_p1(out[4].mean, out[4].sd, out[4].matches, out[r].mean, out[r].sd, out[r].matches);
+    }
     return 0;
 }
 
@@ -395,8 +397,10 @@ int exp_oracle(const ExpConfig *c, const char *base, int step_pct, EstRow *out, 
     free(eval);
     if (rc)
         return -1;
-    for (int i = 1; i < rows; i++)
+    for (int i = 1; i < rows; i++) {
         out[i].p_value = welch_p(out[i].mean, out[i].sd, out[i].matches, out[0].mean, out[0].sd, out[0].matches);
+        out[i].p_one = welch_p1(out[i].mean, out[i].sd, out[i].matches, out[0].mean, out[0].sd, out[0].matches);
+    }
     *n = rows;
     return 0;
 }

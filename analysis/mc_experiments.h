@@ -92,7 +92,9 @@ typedef struct EstRow {
     double mean, sd;        /* the evaluated player's points per match: mean, SD across matches */
     double accuracy;        /* of its sampled worlds, over the whole row */
     double cls[NPLAYERS];   /* share of its games in each class (0 = daifugo) */
-    double p_value;         /* Welch t-test of the points per match against the reference row (NAN: none) */
+    double p_value;         /* Welch t-test of the points per match against the reference row, two-sided (NAN: none) */
+    double p_one;           /* the same, one-sided as paper 003 reports: dealing orders H1 Random > row,
+                             * oracle H1 row > p = 0 */
 } EstRow;
 
 /* Table 1: the five dealing orders of est=weights; reference row: random. */

@@ -136,38 +136,42 @@ void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char 
     const double per1000 = 1000.0 / games;
     if (csv) {
         fprintf(o, "%s,p,matches,games,points_mean,points_sd,per_1000_games,accuracy,daihinmin,hinmin,heimin,fugo,daifugo,"
-                   "welch_p\n",
+                   "welch_p_two_sided,welch_p_one_sided\n",
                 oracle ? "method" : "order");
         for (int i = 0; i < n; i++) {
             const EstRow *r = &rows[i];
-            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g\n", r->label, r->p, r->matches,
+            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g,%.6g\n", r->label, r->p, r->matches,
                     games, r->mean, r->sd, r->mean * per1000, r->accuracy, r->cls[4], r->cls[3], r->cls[2], r->cls[1],
-                    r->cls[0], r->p_value);
+                    r->cls[0], r->p_value, r->p_one);
         }
         return;
     }
     fprintf(o, "%s (paper 003 %s): base %s, %d matches a row\n", oracle ? "oracle estimation" : "dealing orders",
             oracle ? "Tables 2-3" : "Table 1", base, h->cfg->matches);
     report_exp_describe(o, h);
-    fprintf(o, "\n%-8s %5s %22s %14s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
-            "points/match mean+-SD", "per 1000 games", "accuracy", "t-test p", "daihin.", "hinmin", "heimin", "fugo",
-            "daifugo");
+    fprintf(o, "\n%-8s %5s %22s %14s %9s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
+            "points/match mean+-SD", "per 1000 games", "accuracy", "p 1-sided", "p 2-sided", "daihin.", "hinmin", "heimin",
+            "fugo", "daifugo");
     for (int i = 0; i < n; i++) {
         const EstRow *r = &rows[i];
-        char pv[16], pp[16] = "";
-        if (isnan(r->p_value))
-            snprintf(pv, sizeof pv, "(ref)");
-        else
-            snprintf(pv, sizeof pv, "%.3f", r->p_value);
+        char p1[16], p2[16], pp[16] = "";
+        if (isnan(r->p_value)) {
+            snprintf(p1, sizeof p1, "(ref)");
+            snprintf(p2, sizeof p2, "(ref)");
+        } else {
+            snprintf(p1, sizeof p1, "%.4f", r->p_one);
+            snprintf(p2, sizeof p2, "%.4f", r->p_value);
+        }
         if (oracle)
             snprintf(pp, sizeof pp, "%.2f", r->p);
-        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
-                r->mean, r->sd, r->mean * per1000, r->accuracy, pv, 100 * r->cls[4], 100 * r->cls[3], 100 * r->cls[2],
-                100 * r->cls[1], 100 * r->cls[0]);
+        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
+                r->mean, r->sd, r->mean * per1000, r->accuracy, p1, p2, 100 * r->cls[4], 100 * r->cls[3],
+                100 * r->cls[2], 100 * r->cls[1], 100 * r->cls[0]);
     }
-    fprintf(o, "(SD across matches; t-test: Welch, two-sided, against the %s row; accuracy: share of the opponents' cards\n"
-               "with the right holder in the worlds the evaluated player sampled)\n",
-            oracle ? "p = 0" : "Random");
+    fprintf(o, "(SD across matches; p: Welch's t-test against the %s row, one-sided for %s (paper 003's convention:\n"
+               "it reports one-sided p) and two-sided; accuracy: share of the opponents' cards with the right holder in\n"
+               "the worlds the evaluated player sampled)\n",
+            oracle ? "p = 0" : "Random", oracle ? "\"the row scores more\"" : "\"Random scores more\"");
 }
 
 /* ---- the virtual game ---- */
@@ -248,61 +252,123 @@ void report_vg(FILE *o, const VgConfig *cfg, const VgRow *rows, int nrows, int j
 
 /* ---- the error-rate study (paper 004 §5) ---- */
 
+/* "16", "11.3", "never (> 500)" */
+static const char *nequiv_str(char *buf, size_t n, double v, long judge)
+{
+    if (isinf(v))
+        snprintf(buf, n, "never (> %ld)", judge);
+    else if (v == floor(v))
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.1f", v);
+    return buf;
+}
+
+static void errstudy_seed_text(FILE *o, const ErrStudyReport *r, const ErrStudySeed *s)
+{
+    char nb[32];
+    fprintf(o, "\n== seed %llu: %ld sets judged, %ld held-out sets (%ld to %ld held-out games a player)\n",
+            (unsigned long long)s->seed, s->judged_sets, s->strength_sets, s->heldout_min, s->heldout_max);
+    fprintf(o, "%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "judged", "error rate", "mean rank", "mean pts");
+    for (int i = 0; i < s->np; i++)
+        fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", s->names[i], s->ep[i].strength, s->ep[i].n,
+                errstudy_measure(&s->ep[i], ES_ERROR, 0, s->ep[i].n), errstudy_measure(&s->ep[i], ES_RANK, 0, s->ep[i].n),
+                errstudy_measure(&s->ep[i], ES_POINTS, 0, s->ep[i].n));
+    for (int i = 0; i < s->nunrated; i++)
+        fprintf(o, "%-10.10s %9s   (no held-out games: unrated, left out of the tables)\n", s->unrated[i], "-");
+    fprintf(o, "f (least squares over the judged games): R = %.1f x error rate + %.1f;  R = %.1f x mean rank + %.1f\n",
+            s->fit.slope[ES_ERROR], s->fit.intercept[ES_ERROR], s->fit.slope[ES_RANK], s->fit.intercept[ES_RANK]);
+    fprintf(o, "%8s %7s | %-27s | %-27s | %s\n", "", "", "error rate (as Table 6)", "mean rank (as Table 7)",
+            "mean points");
+    fprintf(o, "%8s %7s | %16s %10s | %16s %10s | %16s\n", "n games", "chunks", "r +- se", "R^2", "r +- se", "R^2",
+            "r +- se");
+    for (int k = 0; k < s->nrows; k++) {
+        const EsRow *w = &s->rows[k];
+        fprintf(o, "%8d %7ld | %8.3f +- %5.3f %10.3f | %8.3f +- %5.3f %10.3f | %8.3f +- %5.3f\n", w->n, w->chunks,
+                w->r[ES_ERROR], w->se[ES_ERROR], w->r2[ES_ERROR], w->r[ES_RANK], w->se[ES_RANK], w->r2[ES_RANK],
+                w->r[ES_POINTS], w->se[ES_POINTS]);
+    }
+    fprintf(o, "n-equivalence: the error rate's |r| reaches the mean rank's |r| at %ld games (%.3f) at n = %s\n",
+            r->judge, s->target, nequiv_str(nb, sizeof nb, s->nequiv, r->judge));
+}
+
 void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
 {
-    static const char *const MEAS[ES_MEASURES] = {"error rate", "mean rank", "mean points"};
     static const char *const KEY[ES_MEASURES] = {"error_rate", "mean_rank", "mean_points"};
-    const double target = fabs(r->rows[r->nrows - 1].r[ES_RANK]);
-    int catch_n = -1;
-    for (int k = 0; k < r->nrows && catch_n < 0; k++)
-        if (fabs(r->rows[k].r[ES_ERROR]) >= target)
-            catch_n = r->rows[k].n;
+    char nb[32], lb[32], hb[32];
+    const JudgeMargin *m = r->margin;
     if (csv) {
-        fprintf(o, "# players\nplayer,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
-        for (int i = 0; i < r->np; i++) {
-            csv_str(o, r->names[i]);
-            fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", r->ep[i].strength, r->ep[i].n,
-                    errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
-                    errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
+        fprintf(o, "# players\nseed,player,strength_bt_heldout,games_judged,error_rate,mean_rank,mean_points\n");
+        for (int k = 0; k < r->nseeds; k++) {
+            const ErrStudySeed *s = &r->s[k];
+            for (int i = 0; i < s->np; i++) {
+                fprintf(o, "%llu,", (unsigned long long)s->seed);
+                csv_str(o, s->names[i]);
+                fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", s->ep[i].strength, s->ep[i].n,
+                        errstudy_measure(&s->ep[i], ES_ERROR, 0, s->ep[i].n),
+                        errstudy_measure(&s->ep[i], ES_RANK, 0, s->ep[i].n),
+                        errstudy_measure(&s->ep[i], ES_POINTS, 0, s->ep[i].n));
+            }
         }
-        fprintf(o, "\n# tables\nn,measure,chunks,r,se,r2\n");
-        for (int k = 0; k < r->nrows; k++)
-            for (int m = 0; m < ES_MEASURES; m++)
-                fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", r->rows[k].n, KEY[m], r->rows[k].chunks, r->rows[k].r[m],
-                        r->rows[k].se[m], r->rows[k].r2[m]);
-    } else {
-        fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
-                (unsigned long long)r->seed);
-        fprintf(o, "%d players; R_p = Bradley-Terry rating (Elo scale) over %ld sets of %ld games (about %ld games "
-                   "a player);\nthe first %ld games of each judged by %s with %ld paired worlds a decision\n",
-                r->np, r->sets, r->set_games, r->gpp, r->judge, r->evaluator, r->worlds);
-        fprintf(o, "\n%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "games", "error rate", "mean rank",
-                "mean pts");
-        for (int i = 0; i < r->np; i++)
-            fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", r->names[i], r->ep[i].strength, r->ep[i].n,
-                    errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
-                    errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
-        fprintf(o, "\nf (least squares over the players' %ld games): R = %.1f x error rate + %.1f;  R = %.1f x mean "
-                   "rank + %.1f;  R = %.1f x mean points + %.1f\n",
-                r->judge, r->fit->slope[ES_ERROR], r->fit->intercept[ES_ERROR], r->fit->slope[ES_RANK], r->fit->intercept[ES_RANK],
-                r->fit->slope[ES_POINTS], r->fit->intercept[ES_POINTS]);
-        for (int m = 0; m < ES_MEASURES; m++) {
-            fprintf(o, "\n%s of n games against R_p%s\n%8s %7s %18s %10s\n", MEAS[m],
-                    m == ES_ERROR ? " (as paper 004 Table 6)" : m == ES_RANK ? " (as Table 7)" : "", "n",
-                    "chunks", "r +- se", "R^2");
-            for (int k = 0; k < r->nrows; k++)
-                fprintf(o, "%8d %7ld %9.3f +- %5.3f %10.3f\n", r->rows[k].n, r->rows[k].chunks, r->rows[k].r[m], r->rows[k].se[m],
-                        r->rows[k].r2[m]);
-        }
-        fprintf(o, "\n(se: (1 - r^2)/sqrt(M), M chunks, as the paper; R^2 < 0: worse than predicting the mean)\n");
-        if (catch_n > 0)
-            fprintf(o, "the error rate of %d game%s correlates with R_p at least as strongly (|r|) as the mean rank of "
-                       "%ld games\n",
-                    catch_n, catch_n == 1 ? "" : "s", r->judge);
-        else
-            fprintf(o, "no n up to %ld where the error rate's |r| reaches the mean rank's at %ld games\n", r->judge,
-                    r->judge);
+        fprintf(o, "\n# tables\nseed,n,measure,chunks,r,se,r2\n");
+        for (int k = 0; k < r->nseeds; k++)
+            for (int j = 0; j < r->s[k].nrows; j++)
+                for (int q = 0; q < ES_MEASURES; q++) {
+                    const EsRow *w = &r->s[k].rows[j];
+                    fprintf(o, "%llu,%d,%s,%ld,%.5f,%.5f,%.5f\n", (unsigned long long)r->s[k].seed, w->n, KEY[q],
+                            w->chunks, w->r[q], w->se[q], w->r2[q]);
+                }
+        fprintf(o, "\n# summary\nn,measure,seeds,mean_r,ci95_low,ci95_high\n");
+        for (int j = 0; j < r->nrows; j++)
+            for (int q = 0; q < ES_MEASURES; q++)
+                fprintf(o, "%d,%s,%d,%.5f,%.5f,%.5f\n", r->sum[j].n, KEY[q], r->sum[j].seeds, r->sum[j].mean[q],
+                        r->sum[j].mean[q] - r->sum[j].half[q], r->sum[j].mean[q] + r->sum[j].half[q]);
+        fprintf(o, "\n# n_equivalence\nseed,rank_abs_r_at_judged,n_equivalence\n");
+        for (int k = 0; k < r->nseeds; k++)
+            fprintf(o, "%llu,%.5f,%.3f\n", (unsigned long long)r->s[k].seed, r->s[k].target, r->s[k].nequiv);
+        if (m)
+            fprintf(o, "\n# margin\nevaluator,worlds,opponent,matches,games,points_per_game,se,opponents_points_per_game,"
+                       "p_one_sided\n%s,%ld,%s,%d,%ld,%.4f,%.4f,%.4f,%.6g\n",
+                    r->evaluator, r->worlds, r->margin_opp, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one);
+        return;
     }
+    fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin): %d seed%s (%llu", r->nseeds,
+            r->nseeds == 1 ? "" : "s", (unsigned long long)r->s[0].seed);
+    if (r->nseeds > 1)
+        fprintf(o, " to %llu", (unsigned long long)r->s[r->nseeds - 1].seed);
+    fprintf(o, "), %s of %d players\n", r->pool_name, r->pool_n);
+    fprintf(o, "per seed: one tournament of sets of %ld games; the first %ld games of every player judged by %s with "
+               "%ld paired worlds a decision;\nR_p = Bradley-Terry rating (Elo scale) over the later, never-judged sets "
+               "(about %ld games a player)\n",
+            r->set_games, r->judge, r->evaluator, r->worlds, r->gpp);
+    if (m)
+        fprintf(o, "evaluator's margin: playing as it judges against four copies of %s (the strongest judged player, R_p "
+                   "%.0f), %d matches of %ld games:\n  %.3f points per game +- %.3f (se over matches; par 3.000), the "
+                   "copies %.3f; one-sided t-test of > par: p = %.2g%s\n",
+                r->margin_opp, r->margin_opp_rp, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one,
+                m->p_one < 0.05 ? "" : "  (NOT clearly stronger: the judge may misjudge the best players)");
+    else
+        fprintf(o, "evaluator's margin: not measured (--margin-matches 0)\n");
+    for (int k = 0; k < r->nseeds; k++)
+        errstudy_seed_text(o, r, &r->s[k]);
+    if (r->nseeds < 2)
+        return;
+    fprintf(o, "\n== over the %d seeds: mean r, with a 95%% Student-t interval over seeds\n", r->nseeds);
+    fprintf(o, "%8s | %-24s | %-24s | %-24s\n", "n games", "error rate", "mean rank", "mean points");
+    for (int j = 0; j < r->nrows; j++) {
+        fprintf(o, "%8d", r->sum[j].n);
+        for (int q = 0; q < ES_MEASURES; q++)
+            fprintf(o, " | %7.3f [%6.3f, %6.3f]", r->sum[j].mean[q], r->sum[j].mean[q] - r->sum[j].half[q],
+                    r->sum[j].mean[q] + r->sum[j].half[q]);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "n-equivalence (error-rate games matching the mean rank of %ld games) by seed:", r->judge);
+    for (int k = 0; k < r->nseeds; k++)
+        fprintf(o, " %s", nequiv_str(nb, sizeof nb, r->s[k].nequiv, r->judge));
+    fprintf(o, "\n  median %s, range [%s, %s]: the range covers the true median with probability %.1f%% "
+               "(distribution-free)\n",
+            nequiv_str(nb, sizeof nb, r->neq_median, r->judge), nequiv_str(lb, sizeof lb, r->neq_lo, r->judge),
+            nequiv_str(hb, sizeof hb, r->neq_hi, r->judge), 100 * r->neq_cover);
 }
 
 /* ---- the hand-corrected Elo study (paper 002 §5) ---- */
