@@ -223,6 +223,127 @@ done:
     return rc;
 }
 
+/* ---------------------------------------------------------------- ninja */
+
+typedef struct NinjaCtx {
+    const int *checkpoints;
+    int ncheck;
+    long (*points)[NPLAYERS];        /* [checkpoint][seat] */
+    double (*usage)[MC_CHOICE_ARMS]; /* [checkpoint][arm] */
+} NinjaCtx;
+
+static void ninja_on_game(MatchJob *job, const GameRecord *rec, const MatchResult *sofar, Player *const pl[NPLAYERS])
+{
+    (void)rec;
+    NinjaCtx *c = job->ctx;
+    for (int k = 0; k < c->ncheck; k++)
+        if (c->checkpoints[k] == sofar->games) {
+            long use[MC_CHOICE_ARMS];
+            for (int p = 0; p < NPLAYERS; p++)
+                c->points[k][p] = sofar->points[p];
+            if (mc_choice_usage(pl[0], use) == 0)
+                for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                    c->usage[k][a] = (double)use[a] / sofar->games;
+        }
+}
+
+int exp_ninja(const ExpConfig *c, const char *ninja, const char *base, const char *const *others, int nothers,
+              const int *checkpoints, int ncheck, NinjaRow *out, char *err, size_t errsz)
+{
+    memset(out, 0, (size_t)ncheck * sizeof *out);
+    if (nothers < 3 || nothers > EXP_MAX_OTHERS || ncheck < 1 || ncheck > EXP_MAX_CHECK || c->matches < 1)
+        return snprintf(err, errsz, "3..%d others, 1..%d checkpoints and a match", EXP_MAX_OTHERS, EXP_MAX_CHECK), -1;
+    for (int k = 0; k < ncheck; k++)
+        if (checkpoints[k] < 1 || checkpoints[k] > c->match.games || (k && checkpoints[k] <= checkpoints[k - 1]))
+            return snprintf(err, errsz, "checkpoints must ascend within 1..%d games", c->match.games), -1;
+    const int n = c->matches;
+    MatchJob *jobs = calloc((size_t)n, sizeof *jobs);
+    NinjaCtx *ctx = calloc((size_t)n, sizeof *ctx);
+    long(*pts)[EXP_MAX_CHECK][NPLAYERS] = calloc((size_t)n, sizeof *pts);
+    double(*use)[EXP_MAX_CHECK][MC_CHOICE_ARMS] = calloc((size_t)n, sizeof *use);
+    int rc = -1;
+    if (!jobs || !ctx || !pts || !use) {
+        snprintf(err, errsz, "out of memory");
+        goto done;
+    }
+    for (int m = 0; m < n; m++) {
+        /* three distinct others for match m, drawn from (seed, m) whatever the threads */
+        Rng rng = rng_seed(rng_derive(c->match.seed, 0x6e696e6a /* "ninj" */, (uint64_t)m));
+        int idx[EXP_MAX_OTHERS];
+        for (int i = 0; i < nothers; i++)
+            idx[i] = i;
+        for (int i = 0; i < 3; i++) {
+            int j = i + (int)rng_below(&rng, (uint32_t)(nothers - i)), t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+        }
+        const char *sp[NPLAYERS] = {ninja, base, others[idx[0]], others[idx[1]], others[idx[2]]};
+        if (make_job(&jobs[m], c, sp, 0x500, m, err, errsz))
+            goto done;
+        ctx[m] = (NinjaCtx){checkpoints, ncheck, pts[m], use[m]};
+        jobs[m].on_game = ninja_on_game;
+        jobs[m].ctx = &ctx[m];
+    }
+    {
+        Player *pl;
+        if (player_create(jobs[0].spec[0], 1, &pl, err, errsz))
+            goto done;
+        long u[MC_CHOICE_ARMS];
+        int is_choice = mc_choice_usage(pl, u) == 0;
+        player_destroy(pl);
+        if (!is_choice) {
+            snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", ninja);
+            goto done;
+        }
+        for (int i = 0; i < nothers; i++) { /* every other, not only those drawn, is a valid spec */
+            char spec[160];
+            if (exp_spec(spec, sizeof spec, others[i], c)) {
+                snprintf(err, errsz, "player spec too long: %s", others[i]);
+                goto done;
+            }
+            if (player_create(spec, 1, &pl, err, errsz))
+                goto done;
+            player_destroy(pl);
+        }
+    }
+    if (run(c, jobs, n, err, errsz))
+        goto done;
+    for (int k = 0; k < ncheck; k++) {
+        NinjaRow *row = &out[k];
+        double s = 0, s2 = 0;
+        row->games = checkpoints[k];
+        row->matches = n;
+        for (int m = 0; m < n; m++) {
+            const long *p = pts[m][k];
+            long top = p[0];
+            for (int q = 1; q < NPLAYERS; q++)
+                top = p[q] > top ? p[q] : top;
+            row->wins += p[0] > p[1];
+            row->ties += p[0] == p[1];
+            row->ninja_first += p[0] == top;
+            row->base_first += p[1] == top;
+            row->ninja_points += (double)p[0] / n;
+            row->base_points += (double)p[1] / n;
+            double d = (double)(p[0] - p[1]);
+            s += d;
+            s2 += d * d;
+            for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                row->usage[a] += use[m][k][a] / n;
+        }
+        double mean = s / n, var = n > 1 ? (s2 - n * mean * mean) / (n - 1) : NAN;
+        row->diff_se = n > 1 ? sqrt(var > 0 ? var / n : 0) : NAN;
+        row->t_p = n > 1 ? (row->diff_se > 0 ? student_t_p2(mean / row->diff_se, n - 1) : (mean == 0 ? 1 : 0)) : NAN;
+        row->sign_p = sign_test(row->wins, n - row->ties);
+    }
+    rc = 0;
+done:
+    free(jobs);
+    free(ctx);
+    free(pts);
+    free(use);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- desa */
 
 double sign_test(int k, int n)

@@ -180,6 +180,9 @@ static int study_seed(const char *cmd, const Pool *pool, const Opts *o, uint64_t
     if (!rc && !cnt.done)
         rc = cli_error(cmd, "seed %llu: %ld sets did not give every player %ld games to judge (use more "
                        "--games-per-player)", (unsigned long long)seed, cnt.sets, o->judge);
+    else if (!rc && cnt.sets_needed == cnt.sets)
+        rc = cli_error(cmd, "seed %llu: all %ld sets were needed to judge %ld games a player, none is left for the "
+                       "held-out strength (use more --games-per-player)", (unsigned long long)seed, cnt.sets, o->judge);
     /* R_p: Bradley-Terry over the held-out sets */
     Results res;
     results_init(&res);

@@ -373,6 +373,106 @@ static int choice(int argc, char **argv)
     return exp_out_close(cmd, &e, 0);
 }
 
+/* ---- ninja */
+
+typedef struct NinjaArgs {
+    const char *ninja, *base, *others, *checkpoints;
+    char other[EXP_MAX_OTHERS][128];
+    const char *otherp[EXP_MAX_OTHERS];
+    int nothers, check[EXP_MAX_CHECK], ncheck;
+    NinjaRow r[EXP_MAX_CHECK];
+} NinjaArgs;
+
+static const char NINJA_OTHERS[] = "mc:bandit=ucb1-tuned,mc:bandit=thompson,mc:bandit=ucb-v,mc:bandit=kl-ucb,"
+                                   "mc:sims=300,mc:playout=simple,policy,policy:temp=1,simple";
+
+static void ninja_usage(FILE *f, const ExpCli *e)
+{
+    fprintf(f, "usage: dhm experiment ninja [options]\n"
+               "Paper 001 §6.4, Tables 2-3 and Fig. 6: Ninja (the choice bandit) against its base\n"
+               "(Blauwereggen-style: the same search with UCB-root and policy playouts) with three other players\n"
+               "drawn at random for each match (the paper drew three of eleven UECda champions). At each\n"
+               "checkpoint: the matches Ninja leads its base (two-sided exact sign test), the first places of\n"
+               "each, the mean points (paired t-test of the difference) and Ninja's use of its inner bandits,\n"
+               "with the paper's figures beside its checkpoints.\n"
+               "The paper's scale: --matches 115 --checkpoints 3000,5000,8000,10000,13000,15000.\n\n"
+               "  --player SPEC        Ninja (mc:bandit=choice)\n"
+               "  --base SPEC          its base (mc:bandit=ucb-root)\n"
+               "  --others A,B,...     the players the other three seats are drawn from, at least three\n"
+               "                       (%s)\n"
+               "  --checkpoints N,...  games at which to read the match (500,1000,2000); --games defaults to the\n"
+               "                       last one\n",
+            NINJA_OTHERS);
+    exp_print_common(f, e);
+}
+
+static int ninja_opt(const char *cmd, int c, void *arg)
+{
+    (void)cmd;
+    NinjaArgs *a = arg;
+    switch (c) {
+    case 'p': a->ninja = optarg; return 0;
+    case 'b': a->base = optarg; return 0;
+    case 'o': a->others = optarg; return 0;
+    case 'k': a->checkpoints = optarg; return 0;
+    default: return 2;
+    }
+}
+
+static int ninja_fn(const ExpConfig *c, void *arg, char *err, size_t errsz)
+{
+    NinjaArgs *a = arg;
+    return exp_ninja(c, a->ninja, a->base, a->otherp, a->nothers, a->check, a->ncheck, a->r, err, errsz);
+}
+
+static int ninja(int argc, char **argv)
+{
+    static const struct option opts[] = {EXP_COMMON_OPTS,
+                                         {"player", required_argument, 0, 'p'},
+                                         {"base", required_argument, 0, 'b'},
+                                         {"others", required_argument, 0, 'o'},
+                                         {"checkpoints", required_argument, 0, 'k'},
+                                         {0, 0, 0, 0}};
+    const char *cmd = "experiment ninja";
+    ExpCli e = {0};
+    exp_config_default(&e.cfg);
+    e.cfg.matches = 10;
+    e.cfg.sims = 1000;
+    static NinjaArgs a;
+    memset(&a, 0, sizeof a);
+    a.ninja = "mc:bandit=choice";
+    a.base = "mc:bandit=ucb-root";
+    a.others = NINJA_OTHERS;
+    a.checkpoints = "500,1000,2000";
+    int rc = exp_parse(cmd, argc, argv, opts, &e, ninja_opt, &a, ninja_usage);
+    if (rc >= 0)
+        return rc;
+    if ((a.nothers = player_split_list(a.others, a.other, EXP_MAX_OTHERS)) < 3)
+        return cli_fail(cmd, "--others: a comma-separated list of 3 to %d player specs", EXP_MAX_OTHERS);
+    for (int o = 0; o < a.nothers; o++)
+        a.otherp[o] = a.other[o];
+    if ((a.ncheck = parse_int_list(a.checkpoints, a.check, EXP_MAX_CHECK)) < 1)
+        return cli_fail(cmd, "--checkpoints: up to %d game numbers separated by commas", EXP_MAX_CHECK);
+    for (int k = 1; k < a.ncheck; k++)
+        if (a.check[k] <= a.check[k - 1])
+            return cli_fail(cmd, "--checkpoints must ascend");
+    if (!e.games_set)
+        e.cfg.match.games = a.check[a.ncheck - 1];
+    else if (a.check[a.ncheck - 1] > e.cfg.match.games)
+        return cli_fail(cmd, "checkpoint %d is past --games %d", a.check[a.ncheck - 1], e.cfg.match.games);
+    if (exp_out_open(cmd, &e))
+        return 1;
+    double secs;
+    if ((rc = exp_run(cmd, &e, ninja_fn, &a, &secs)))
+        return exp_out_close(cmd, &e, rc);
+    char nspec[160], bspec[160];
+    exp_spec(nspec, sizeof nspec, a.ninja, &e.cfg);
+    exp_spec(bspec, sizeof bspec, a.base, &e.cfg);
+    ExpHeader hd = {&e.cfg, secs};
+    report_ninja(e.o, a.r, a.ncheck, nspec, bspec, a.others, &hd, e.csv);
+    return exp_out_close(cmd, &e, 0);
+}
+
 /* ---- desa */
 
 typedef struct DesaArgs {
@@ -568,6 +668,7 @@ static const struct {
     {"virtual-game", virtual_game, "paper 002 §4: plain vs hand-corrected Elo on a virtual game"},
     {"bandits", bandits, "paper 001 Table 1: the six root bandits, five at a time"},
     {"choice", choice, "paper 001 Figs. 3-5: what the choice bandit learns to use"},
+    {"ninja", ninja, "paper 001 Tables 2-3: Ninja (the choice bandit) against its base"},
     {"desa", desa, "paper 001 Tables 4-5: DESA players against their base"},
     {"dealing-order", dealing_order, "paper 003 Table 1: the weight-table sampler's five dealing orders"},
     {"oracle", oracle_exp, "paper 003 Tables 2-3: strength against the share of hidden cards known"},

@@ -128,6 +128,83 @@ void report_desa(FILE *o, const DesaRow r[EXP_NDESA], const char *base, const ch
         fprintf(o, "%-8s %10.1f %10.1f\n", EXP_DESA_VARIANTS[v], r[v].desa_points, r[v].base_points);
 }
 
+/* ---- ninja (paper 001 §6.4) ---- */
+
+/* Paper 001 Tables 2-3 (115 matches; Ninja and Blauwereggen with three of eleven champions). */
+static const struct {
+    int games, wins, ninja_first, base_first;
+    double ninja_points, base_points;
+} NINJA_PAPER[] = {{3000, 62, 58, 45, 9995.41, 9981.53},      {5000, 58, 56, 53, 16656.80, 16628.23},
+                   {8000, 58, 55, 52, 26628.70, 26622.74},    {10000, 58, 57, 53, 33288.23, 33242.10},
+                   {13000, 59, 53, 50, 43256.21, 43196.63},   {15000, 59, 52, 52, 49880.27, 49846.17}};
+#define NINJA_PAPER_MATCHES 115
+
+void report_ninja(FILE *o, const NinjaRow *rows, int n, const char *ninja, const char *base, const char *others,
+                  const ExpHeader *h, int csv)
+{
+    if (csv) {
+        fprintf(o, "games,matches,wins_vs_base,ties,ninja_first,base_first,ninja_points,base_points,diff_se,sign_p_two_sided,"
+                   "paired_t_p_two_sided");
+        for (int a = 0; a < MC_CHOICE_ARMS; a++)
+            fprintf(o, ",usage_%s", bandit_name(MC_CHOICE_KINDS[a]));
+        fprintf(o, "\n");
+        for (int k = 0; k < n; k++) {
+            const NinjaRow *r = &rows[k];
+            fprintf(o, "%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.6g,%.6g", r->games, r->matches, r->wins, r->ties, r->ninja_first,
+                    r->base_first, r->ninja_points, r->base_points, r->diff_se, r->sign_p, r->t_p);
+            for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                fprintf(o, ",%.5f", r->usage[a]);
+            fprintf(o, "\n");
+        }
+        return;
+    }
+    fprintf(o, "Ninja vs its base (paper 001 §6.4, Tables 2-3): Ninja %s, base %s, %d matches;\nthe other three seats drawn "
+               "at random for each match from %s\n",
+            ninja, base, h->cfg->matches, others);
+    report_exp_describe(o, h);
+    fprintf(o, "\nTable 2: matches (rate)\n%7s %18s %5s %18s %18s %8s   %s\n", "games", "Ninja beat base", "ties",
+            "Ninja first", "base first", "sign p", "paper (115 matches): beat base, Ninja first, base first");
+    for (int k = 0; k < n; k++) {
+        const NinjaRow *r = &rows[k];
+        double m = r->matches;
+        fprintf(o, "%7d %9d (%.3f) %5d %9d (%.3f) %9d (%.3f) %8.3f", r->games, r->wins, r->wins / m, r->ties,
+                r->ninja_first, r->ninja_first / m, r->base_first, r->base_first / m, r->sign_p);
+        for (size_t q = 0; q < sizeof NINJA_PAPER / sizeof NINJA_PAPER[0]; q++)
+            if (NINJA_PAPER[q].games == r->games)
+                fprintf(o, "   %d (%.3f), %d (%.3f), %d (%.3f); sign p %.2f", NINJA_PAPER[q].wins,
+                        NINJA_PAPER[q].wins / (double)NINJA_PAPER_MATCHES, NINJA_PAPER[q].ninja_first,
+                        NINJA_PAPER[q].ninja_first / (double)NINJA_PAPER_MATCHES, NINJA_PAPER[q].base_first,
+                        NINJA_PAPER[q].base_first / (double)NINJA_PAPER_MATCHES,
+                        sign_test(NINJA_PAPER[q].wins, NINJA_PAPER_MATCHES));
+        fprintf(o, "\n");
+    }
+    fprintf(o, "\nTable 3: mean points per match\n%7s %12s %12s %18s %10s   %s\n", "games", "Ninja", "base",
+            "Ninja - base +- se", "paired p", "paper: Ninja, base");
+    for (int k = 0; k < n; k++) {
+        const NinjaRow *r = &rows[k];
+        fprintf(o, "%7d %12.2f %12.2f %9.2f +- %6.2f %10.3f", r->games, r->ninja_points, r->base_points,
+                r->ninja_points - r->base_points, r->diff_se, r->t_p);
+        for (size_t q = 0; q < sizeof NINJA_PAPER / sizeof NINJA_PAPER[0]; q++)
+            if (NINJA_PAPER[q].games == r->games)
+                fprintf(o, "   %.2f, %.2f", NINJA_PAPER[q].ninja_points, NINJA_PAPER[q].base_points);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "\nFig. 6: Ninja's use of its inner bandits (games that used each / games so far, mean over matches)\n%7s",
+            "games");
+    for (int a = 0; a < MC_CHOICE_ARMS; a++)
+        fprintf(o, " %11s", bandit_name(MC_CHOICE_KINDS[a]));
+    fprintf(o, "\n");
+    for (int k = 0; k < n; k++) {
+        fprintf(o, "%7d", rows[k].games);
+        for (int a = 0; a < MC_CHOICE_ARMS; a++)
+            fprintf(o, " %11.3f", rows[k].usage[a]);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "(sign p: two-sided exact sign test of the matches Ninja beat its base against those it lost, ties left\n"
+               "out — the paper names no test, this is the one its counts call for, applied to its figures too;\n"
+               "paired p: two-sided paired t-test of Ninja's points minus the base's over matches; se over matches)\n");
+}
+
 /* ---- paper 003 ---- */
 
 void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char *base, const ExpHeader *h, int csv)

@@ -22,6 +22,10 @@ void report_bandits(FILE *o, const BanditsResult *r, const ExpHeader *h, int csv
 void report_choice(FILE *o, const ChoiceResult *r, const char *spec, const char *const *opp, int nopp, const int *check,
                    int ncheck, const ExpHeader *h, int csv);
 void report_desa(FILE *o, const DesaRow r[EXP_NDESA], const char *base, const char *others, const ExpHeader *h, int csv);
+/* ninja (paper 001 Tables 2-3): the specs as played; the paper's figures are printed beside
+ * the checkpoints it has (3000, 5000, 8000, 10000, 13000, 15000 games). */
+void report_ninja(FILE *o, const NinjaRow *rows, int n, const char *ninja, const char *base, const char *others,
+                  const ExpHeader *h, int csv);
 /* dealing-order (oracle = 0) or oracle rows; base: the base spec as played. */
 void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char *base, const ExpHeader *h, int csv);
 

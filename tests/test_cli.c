@@ -222,6 +222,39 @@ static void test_demo_lines(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* Counts are said unambiguously (issue 24): the rating table of a store says how many sets and
+ * how many games in all, never "N sets of <all the games> games"; virtual-game's help names the
+ * rows its own output marks "not reproduced". */
+static void test_count_labels(void **state)
+{
+    (void)state;
+    static char o[1 << 14];
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment rating-study --sets 6 --set-games 5 --quiet", dhm_bin()), 0);
+    assert_non_null(strstr(o, "6 sets of 5 games"));      /* the study's header: per set */
+    assert_non_null(strstr(o, "\n6 sets (30 games in all), 9 players\n")); /* the rating table's */
+    assert_null(strstr(o, "6 sets of 30 games"));
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment virtual-game --help", dhm_bin()), 0);
+    assert_null(strstr(o, "reproduces the paper's"));
+    static char h[1 << 14];
+    memcpy(h, o, sizeof h);
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment virtual-game --log e 2>/dev/null", dhm_bin()), 0);
+    /* every ln row the run marks is one the help names, and the help's count is the run's */
+    static const char *const marked[][2] = {{"none     corrected+noise", "none with noise"},
+                                            {"binary   elo ", "binary plain"},
+                                            {"binary   corrected+noise", "binary with noise"}};
+    int n = 0;
+    for (const char *l = o; (l = strstr(l, "not reproduced")); l++)
+        n++;
+    assert_int_equal(n, 3 + 1); /* three rows and the closing line */
+    for (int i = 0; i < 3; i++) {
+        const char *row = strstr(o, marked[i][0]);
+        assert_non_null(row);
+        const char *eol = strchr(row, '\n');
+        assert_true(strstr(row, "not reproduced") && strstr(row, "not reproduced") < eol);
+        assert_non_null(strstr(h, marked[i][1]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_play_bad_input),
         cmocka_unit_test(test_play_json_and_determinism),
         cmocka_unit_test(test_demo_lines),
+        cmocka_unit_test(test_count_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
