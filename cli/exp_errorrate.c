@@ -69,6 +69,8 @@ static void usage(FILE *f)
             "                         playouts, sure wins, exact endgames; its sims do not matter here)\n"
             "  --margin-matches M     matches for the evaluator's margin; 0: not measured (10)\n"
             "  --margin-games G       games per margin match (100)\n"
+            "  --margin-opponent NAME the pool player the margin is measured against (default: the\n"
+            "                         strongest judged player by R_p at the first seed)\n"
             "  --db FILE              keep the tournament's store here (only with --seeds 1)\n"
             "  --jobs J               threads (2)\n"
             "  --csv                  the tables as CSV instead\n"
@@ -263,7 +265,7 @@ static int study_seed(const char *cmd, const Pool *pool, const Opts *o, uint64_t
 
 int exp_errorrate(int argc, char **argv)
 {
-    enum { O_POOL = 1000, O_NARROW, O_SEEDS, O_GPP, O_SETG, O_JUDGE, O_WORLDS, O_EVAL, O_MM, O_MG, O_DB, O_SEED,
+    enum { O_POOL = 1000, O_NARROW, O_SEEDS, O_GPP, O_SETG, O_JUDGE, O_WORLDS, O_EVAL, O_MM, O_MG, O_MO, O_DB, O_SEED,
            O_JOBS, O_CSV, O_OUT, O_QUIET, O_HELP };
     static const struct option opts[] = {
         {"pool", required_argument, 0, O_POOL},          {"narrow", no_argument, 0, O_NARROW},
@@ -271,12 +273,13 @@ int exp_errorrate(int argc, char **argv)
         {"set-games", required_argument, 0, O_SETG},     {"judge-games", required_argument, 0, O_JUDGE},
         {"worlds", required_argument, 0, O_WORLDS},      {"evaluator", required_argument, 0, O_EVAL},
         {"margin-matches", required_argument, 0, O_MM},  {"margin-games", required_argument, 0, O_MG},
+        {"margin-opponent", required_argument, 0, O_MO},
         {"db", required_argument, 0, O_DB},              {"seed", required_argument, 0, O_SEED},
         {"jobs", required_argument, 0, O_JOBS},          {"csv", no_argument, 0, O_CSV},
         {"out", required_argument, 0, O_OUT},            {"quiet", no_argument, 0, O_QUIET},
         {"help", no_argument, 0, O_HELP},                {0, 0, 0, 0}};
     const char *cmd = "experiment errorrate";
-    const char *pool_path = NULL, *out = NULL;
+    const char *pool_path = NULL, *out = NULL, *mname = NULL;
     Opts o = {NULL, "mc", 2000, 100, 500, 100, 2, 0};
     long nseeds = 5, mm = 10, mg = 100;
     uint64_t seed = 1;
@@ -294,6 +297,7 @@ int exp_errorrate(int argc, char **argv)
         case O_EVAL: o.evaluator = optarg; break;
         case O_MM: if (cli_long(cmd, "--margin-matches", optarg, 0, 100000, &mm)) return 2; break;
         case O_MG: if (cli_long(cmd, "--margin-games", optarg, 1, 1000000, &mg)) return 2; break;
+        case O_MO: mname = optarg; break;
         case O_DB: o.db = optarg; break;
         case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
         case O_JOBS: if (cli_long(cmd, "--jobs", optarg, 1, 256, &o.jobs)) return 2; break;
@@ -315,6 +319,14 @@ int exp_errorrate(int argc, char **argv)
     Pool pool;
     if (exp_pool(cmd, pool_path, narrow ? NARROW_POOL : DEFAULT_POOL, &pool))
         return 2;
+    const char *mspec = NULL;
+    for (int i = 0; mname && i < pool.n; i++)
+        if (!strcmp(pool.e[i].name, mname))
+            mspec = pool.e[i].spec;
+    if (mname && !mspec) {
+        pool_free(&pool);
+        return cli_fail(cmd, "--margin-opponent: no player named '%s' in the pool", mname);
+    }
     {   /* a bad evaluator is an error before any game is played */
         char err[512];
         Player *probe;
@@ -329,29 +341,38 @@ int exp_errorrate(int argc, char **argv)
     int rc = s && er ? 0 : cli_error(cmd, "out of memory");
     for (int k = 0; !rc && k < nseeds; k++)
         rc = study_seed(cmd, &pool, &o, seed + (uint64_t)k, k, (int)nseeds, &s[k], &er[k]);
-    /* the evaluator's margin over the strongest judged player of the first seed */
+    /* the evaluator's margin over --margin-opponent, or the strongest judged player of the first seed */
     JudgeMargin margin;
-    const char *mopp = NULL;
+    const char *mopp = mname, *strongest = "-";
     double mopp_r = NAN;
+    int measured = 0;
+    for (int i = 0; !rc && i < s[0].np; i++)
+        if (i == 0 || s[0].ep[i].strength > s[0].ep[0].strength)
+            strongest = s[0].names[i];
     if (!rc && mm > 0 && s[0].np > 0) {
         int best = 0;
         for (int i = 1; i < s[0].np; i++)
-            if (s[0].ep[i].strength > s[0].ep[best].strength)
+            if (mname ? !strcmp(s[0].names[i], mname) : s[0].ep[i].strength > s[0].ep[best].strength)
                 best = i;
-        for (int i = 0; i < pool.n; i++)
-            if (!strcmp(pool.e[i].name, s[0].names[best]))
-                mopp = pool.e[i].spec;
-        mopp_r = s[0].ep[best].strength;
+        if (!mname || !strcmp(s[0].names[best], mname))
+            mopp_r = s[0].ep[best].strength;
+        if (!mname) {
+            mopp = s[0].names[best];
+            for (int i = 0; i < pool.n; i++)
+                if (!strcmp(pool.e[i].name, mopp))
+                    mspec = pool.e[i].spec;
+        }
         char err[512];
         Progress pm;
         progress_init(&pm, "errorrate evaluator's margin:", mm * mg, !o.quiet);
-        if (!mopp)
-            rc = cli_error(cmd, "no pool entry named %s", s[0].names[best]);
-        else if (judge_margin(o.evaluator, (int)o.worlds, mopp, (int)mm, (int)mg, seed, (int)o.jobs, margin_progress,
+        if (!mspec)
+            rc = cli_error(cmd, "no pool entry named %s", mopp);
+        else if (judge_margin(o.evaluator, (int)o.worlds, mspec, (int)mm, (int)mg, seed, (int)o.jobs, margin_progress,
                               &pm, &margin, err, sizeof err))
             rc = cli_error(cmd, "%s", err);
+        else
+            measured = 1;
         progress_done(&pm);
-        mopp = s[0].names[best];
     }
     FILE *f = out && !rc ? fopen(out, "w") : stdout;
     if (!f)
@@ -372,7 +393,7 @@ int exp_errorrate(int argc, char **argv)
             ErrStudyReport r = {(int)nseeds, s, pool.n, pool_path ? pool_path : narrow ? "the narrow pool (--narrow)"
                                                                                      : "the default pool",
                                 o.set_games, o.gpp, o.judge, o.evaluator, o.worlds,
-                                mm > 0 && mopp ? &margin : NULL, mopp, mopp_r, sum, nrows, 0, 0, 0, 0};
+                                measured ? &margin : NULL, mopp, mopp_r, strongest, sum, nrows, 0, 0, 0, 0};
             r.neq_cover = errstudy_median_interval(neq, (int)nseeds, &r.neq_median, &r.neq_lo, &r.neq_hi);
             report_errstudy(f, &r, csv);
         }

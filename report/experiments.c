@@ -403,10 +403,14 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
         fprintf(o, "\n# n_equivalence\nseed,rank_abs_r_at_judged,n_equivalence\n");
         for (int k = 0; k < r->nseeds; k++)
             fprintf(o, "%llu,%.5f,%.3f\n", (unsigned long long)r->s[k].seed, r->s[k].target, r->s[k].nequiv);
+        fprintf(o, "\n# strongest\nseed,player\n%llu,", (unsigned long long)r->s[0].seed);
+        csv_str(o, r->strongest);
+        fprintf(o, "\n");
         if (m)
             fprintf(o, "\n# margin\nevaluator,worlds,opponent,matches,games,points_per_game,se,opponents_points_per_game,"
                        "p_one_sided\n%s,%ld,%s,%d,%ld,%.4f,%.4f,%.4f,%.6g\n",
                     r->evaluator, r->worlds, r->margin_opp, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one);
+
         return;
     }
     fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin): %d seed%s (%llu", r->nseeds,
@@ -419,10 +423,10 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
                "(about %ld games a player)\n",
             r->set_games, r->judge, r->evaluator, r->worlds, r->gpp);
     if (m)
-        fprintf(o, "evaluator's margin: playing as it judges against four copies of %s (the strongest judged player, R_p "
-                   "%.0f), %d matches of %ld games:\n  %.3f points per game +- %.3f (se over matches; par 3.000), the "
-                   "copies %.3f; one-sided t-test of > par: p = %.2g%s\n",
-                r->margin_opp, r->margin_opp_rp, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one,
+        fprintf(o, "evaluator's margin: playing as it judges against four copies of %s (R_p %.0f at the first seed; "
+                   "the strongest judged player is %s), %d matches of %ld games:\n  %.3f points per game +- %.3f (se "
+                   "over matches; par 3.000), the copies %.3f; one-sided t-test of > par: p = %.2g%s\n",
+                r->margin_opp, r->margin_opp_rp, r->strongest, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one,
                 m->p_one < 0.05 ? "" : "  (NOT clearly stronger: the judge may misjudge the best players)");
     else
         fprintf(o, "evaluator's margin: not measured (--margin-matches 0)\n");

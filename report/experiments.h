@@ -60,8 +60,9 @@ typedef struct ErrStudyReport {
     const char *evaluator;
     long worlds;
     const JudgeMargin *margin;   /* NULL: not measured */
-    const char *margin_opp;      /* the strongest judged player (first seed) */
-    double margin_opp_rp;
+    const char *margin_opp;      /* the player the margin was measured against */
+    double margin_opp_rp;        /* its R_p at the first seed (NAN: unrated) */
+    const char *strongest;       /* the strongest judged player by R_p at the first seed */
     const EsSummary *sum;        /* nrows rows over the seeds */
     int nrows;
     double neq_median, neq_lo, neq_hi, neq_cover;
