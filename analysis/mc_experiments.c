@@ -130,6 +130,21 @@ int exp_bandits(const ExpConfig *c, BanditsResult *out, char *err, size_t errsz)
 
 /* ---------------------------------------------------------------- choice */
 
+/* 0 if `spec` (as played; `given` as the user wrote it) makes a choice-bandit player, else -1
+ * with the reason. */
+static int check_choice(const char *spec, const char *given, char *err, size_t errsz)
+{
+    Player *pl;
+    if (player_create(spec, 1, &pl, err, errsz))
+        return -1;
+    long use[MC_CHOICE_ARMS];
+    int is_choice = mc_choice_usage(pl, use) == 0;
+    player_destroy(pl);
+    if (!is_choice)
+        return snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", given), -1;
+    return 0;
+}
+
 typedef struct ChoiceCtx {
     const int *checkpoints;
     int ncheck;
@@ -179,19 +194,7 @@ int exp_choice(const ExpConfig *c, const char *choice, const char *const *opp, i
             jobs[i].ctx = &ctx[i];
         }
     }
-    {
-        Player *pl;
-        if (player_create(jobs[0].spec[0], 1, &pl, err, errsz))
-            goto done;
-        long use[MC_CHOICE_ARMS];
-        int is_choice = mc_choice_usage(pl, use) == 0;
-        player_destroy(pl);
-        if (!is_choice) {
-            snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", choice);
-            goto done;
-        }
-    }
-    if (run(c, jobs, n, err, errsz))
+    if (check_choice(jobs[0].spec[0], choice, err, errsz) || run(c, jobs, n, err, errsz))
         goto done;
     for (int o = 0; o < nopp; o++) {
         for (int m = 0; m < c->matches; m++) {
@@ -284,17 +287,10 @@ int exp_ninja(const ExpConfig *c, const char *ninja, const char *base, const cha
         jobs[m].on_game = ninja_on_game;
         jobs[m].ctx = &ctx[m];
     }
+    if (check_choice(jobs[0].spec[0], ninja, err, errsz))
+        goto done;
     {
         Player *pl;
-        if (player_create(jobs[0].spec[0], 1, &pl, err, errsz))
-            goto done;
-        long u[MC_CHOICE_ARMS];
-        int is_choice = mc_choice_usage(pl, u) == 0;
-        player_destroy(pl);
-        if (!is_choice) {
-            snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", ninja);
-            goto done;
-        }
         for (int i = 0; i < nothers; i++) { /* every other, not only those drawn, is a valid spec */
             char spec[160];
             if (exp_spec(spec, sizeof spec, others[i], c)) {

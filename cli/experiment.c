@@ -282,6 +282,23 @@ static int parse_int_list(const char *s, int *out, int max)
     return n;
 }
 
+/* --checkpoints: ascending game numbers; --games defaults to the last, and none may be past it.
+ * Returns how many, or -1 (the error printed). */
+static int parse_checkpoints(const char *cmd, const char *text, int *check, ExpCli *e)
+{
+    int n = parse_int_list(text, check, EXP_MAX_CHECK);
+    if (n < 1)
+        return cli_fail(cmd, "--checkpoints: up to %d game numbers separated by commas", EXP_MAX_CHECK), -1;
+    for (int k = 1; k < n; k++)
+        if (check[k] <= check[k - 1])
+            return cli_fail(cmd, "--checkpoints must ascend"), -1;
+    if (!e->games_set)
+        e->cfg.match.games = check[n - 1];
+    else if (check[n - 1] > e->cfg.match.games)
+        return cli_fail(cmd, "checkpoint %d is past --games %d", check[n - 1], e->cfg.match.games), -1;
+    return n;
+}
+
 /* ---- choice */
 
 typedef struct ChoiceArgs {
@@ -348,15 +365,8 @@ static int choice(int argc, char **argv)
         return cli_fail(cmd, "--opponents: a comma-separated list of 1 to %d player specs", EXP_MAX_OPP);
     for (int o = 0; o < a.nopp; o++)
         a.oppp[o] = a.opp[o];
-    if ((a.ncheck = parse_int_list(a.checkpoints, a.check, EXP_MAX_CHECK)) < 1)
-        return cli_fail(cmd, "--checkpoints: up to %d game numbers separated by commas", EXP_MAX_CHECK);
-    for (int k = 1; k < a.ncheck; k++)
-        if (a.check[k] <= a.check[k - 1])
-            return cli_fail(cmd, "--checkpoints must ascend");
-    if (!e.games_set)
-        e.cfg.match.games = a.check[a.ncheck - 1];
-    else if (a.check[a.ncheck - 1] > e.cfg.match.games)
-        return cli_fail(cmd, "checkpoint %d is past --games %d", a.check[a.ncheck - 1], e.cfg.match.games);
+    if ((a.ncheck = parse_checkpoints(cmd, a.checkpoints, a.check, &e)) < 1)
+        return 2;
     if (exp_out_open(cmd, &e))
         return 1;
     FILE *out = e.o;
@@ -451,15 +461,8 @@ static int ninja(int argc, char **argv)
         return cli_fail(cmd, "--others: a comma-separated list of 3 to %d player specs", EXP_MAX_OTHERS);
     for (int o = 0; o < a.nothers; o++)
         a.otherp[o] = a.other[o];
-    if ((a.ncheck = parse_int_list(a.checkpoints, a.check, EXP_MAX_CHECK)) < 1)
-        return cli_fail(cmd, "--checkpoints: up to %d game numbers separated by commas", EXP_MAX_CHECK);
-    for (int k = 1; k < a.ncheck; k++)
-        if (a.check[k] <= a.check[k - 1])
-            return cli_fail(cmd, "--checkpoints must ascend");
-    if (!e.games_set)
-        e.cfg.match.games = a.check[a.ncheck - 1];
-    else if (a.check[a.ncheck - 1] > e.cfg.match.games)
-        return cli_fail(cmd, "checkpoint %d is past --games %d", a.check[a.ncheck - 1], e.cfg.match.games);
+    if ((a.ncheck = parse_checkpoints(cmd, a.checkpoints, a.check, &e)) < 1)
+        return 2;
     if (exp_out_open(cmd, &e))
         return 1;
     double secs;
