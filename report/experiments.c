@@ -422,11 +422,14 @@ void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
                "%ld paired worlds a decision;\nR_p = Bradley-Terry rating (Elo scale) over the later, never-judged sets "
                "(about %ld games a player)\n",
             r->set_games, r->judge, r->evaluator, r->worlds, r->gpp);
+    char rp[32] = "unrated";
+    if (!isnan(r->margin_opp_rp))
+        snprintf(rp, sizeof rp, "%.0f", r->margin_opp_rp);
     if (m)
-        fprintf(o, "evaluator's margin: playing as it judges against four copies of %s (R_p %.0f at the first seed; "
+        fprintf(o, "evaluator's margin: playing as it judges against four copies of %s (R_p %s at the first seed; "
                    "the strongest judged player is %s), %d matches of %ld games:\n  %.3f points per game +- %.3f (se "
                    "over matches; par 3.000), the copies %.3f; one-sided t-test of > par: p = %.2g%s\n",
-                r->margin_opp, r->margin_opp_rp, r->strongest, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one,
+                r->margin_opp, rp, r->strongest, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one,
                 m->p_one < 0.05 ? "" : "  (NOT clearly stronger: the judge may misjudge the best players)");
     else
         fprintf(o, "evaluator's margin: not measured (--margin-matches 0)\n");
