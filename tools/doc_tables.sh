@@ -45,8 +45,8 @@ done
 # the full mode's; the quick commands use the same first seed.
 # shellcheck disable=SC2016
 JOBS='
-errorrate|docs/analysis.md|1-5|about 1.5 CPU-h|$DHM experiment errorrate --seeds 5|$DHM experiment errorrate --seeds 2 --judge-games 5 --games-per-player 40 --set-games 5 --worlds 5 --margin-matches 2 --margin-games 4
-errorrate-narrow|docs/analysis.md|1-5|about 1.2 CPU-h|$DHM experiment errorrate --seeds 5 --narrow|$DHM experiment errorrate --narrow --seeds 2 --judge-games 5 --games-per-player 40 --set-games 5 --worlds 5 --margin-matches 0
+errorrate|docs/analysis.md|1-5|about 1.6 CPU-h|$DHM experiment errorrate --seeds 5|$DHM experiment errorrate --seeds 2 --judge-games 5 --games-per-player 40 --set-games 5 --worlds 5 --margin-matches 2 --margin-games 4
+errorrate-narrow|docs/analysis.md|1-5|about 1 CPU-h|$DHM experiment errorrate --seeds 5 --narrow|$DHM experiment errorrate --narrow --seeds 2 --judge-games 5 --games-per-player 40 --set-games 5 --worlds 5 --margin-matches 0
 morita|docs/analysis.md|1|about 25 CPU-min|$DHM experiment morita|$DHM experiment morita --sets 20 --set-games 10 --playouts 100
 dealing-order|docs/estimation.md|1|about 1.6 CPU-h|$DHM experiment dealing-order --matches 100 --games 1000|$DHM experiment dealing-order --matches 2 --games 10 --sims 10
 oracle|docs/estimation.md|1|about 9 CPU-h|$DHM experiment oracle --base mc --sims 300 --step 25 --matches 30 --games 1000|$DHM experiment oracle --base mc --sims 10 --step 50 --matches 2 --games 5
