@@ -87,19 +87,11 @@ COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ "$COMMIT" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
   COMMIT="$COMMIT (with uncommitted changes)"
 fi
-VERSION=$("$DHM" --version 2>/dev/null || echo unknown)
+VERSION=$("$DHM" --version 2>/dev/null | head -n 1)
+[ -n "$VERSION" ] || VERSION="dhm version unknown"
 MODE=full
 [ "$QUICK" = 1 ] && MODE=quick
 INDEX="$OUT/README.md"
-{
-  echo "# Results behind the tables in docs/ ($MODE mode)"
-  echo
-  echo "Made by \`tools/doc_tables.sh$([ "$QUICK" = 1 ] && echo ' --quick')\` at commit $COMMIT ($VERSION), $(date -u '+%Y-%m-%d %H:%M UTC')."
-  [ "$QUICK" = 1 ] && echo "Quick mode: tiny scales that only prove the commands run; the numbers mean nothing."
-  echo
-  echo "| job | doc | seeds | status | wall time | command |"
-  echo "| --- | --- | --- | --- | --- | --- |"
-} >"$INDEX"
 failed=0
 jobs | while IFS= read -r j; do
   name=$(field "$j" 1)
@@ -111,7 +103,6 @@ jobs | while IFS= read -r j; do
   case $cmd in
   *../shared/data*)
     if [ ! -d ../shared/data ]; then
-      echo "| $name | $doc | $seeds | skipped: ../shared/data is absent | | \`$cmd\` |" >>"$INDEX"
       echo "doc_tables: $name skipped (../shared/data is absent)" >&2
       continue
     fi ;;
@@ -131,14 +122,33 @@ jobs | while IFS= read -r j; do
   cat "$file.out" >>"$file"
   if [ "$rc" != 0 ]; then
     { echo "# standard error:"; cat "$file.err"; } >>"$file"
-    status="FAILED (exit $rc)"
     echo "doc_tables: $name FAILED (exit $rc); see $file" >&2
-  else
-    status=ok
+    echo "$name" >>"$OUT/.failed"
   fi
   rm -f "$file.out" "$file.err"
-  echo "| $name | $doc | $seeds | $status | $((t1 - t0)) s | \`$cmd\` |" >>"$INDEX"
 done
-if grep -q 'FAILED' "$INDEX"; then failed=1; fi
+# The index: every output in OUT, this run's and earlier ones' (a run of some jobs keeps the rest).
+{
+  echo "# Results behind the tables in docs/"
+  echo
+  echo "Made by \`tools/doc_tables.sh\`; each row is one output file, with the commit it was made at."
+  echo "Quick-mode outputs prove only that a command runs; their numbers mean nothing."
+  echo
+  echo "| job | doc | seeds | status | wall time | made at | command |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  for f in "$OUT"/*.txt; do
+    [ -f "$f" ] || continue
+    name=$(basename "$f" .txt)
+    doc=$(sed -n '1s/^# .* — the table in //p' "$f")
+    made=$(sed -n '2s/^# //p' "$f")
+    cmd=$(sed -n '3s/^# command: //p' "$f")
+    seeds=$(sed -n '4s/^# seeds: //p' "$f")
+    wall=$(sed -n '5s/^# wall time: \([0-9]*\) s.*/\1 s/p' "$f")
+    rc=$(sed -n '5s/.*exit status //p' "$f")
+    if [ "$rc" = 0 ]; then status=ok; else status="FAILED (exit $rc)"; fi
+    echo "| $name | $doc | $seeds | $status | $wall | $made | \`$cmd\` |"
+  done
+} >"$INDEX"
+if [ -f "$OUT/.failed" ]; then failed=1; rm -f "$OUT/.failed"; fi
 echo "doc_tables: outputs in $OUT (index: $INDEX)" >&2
 exit $failed
