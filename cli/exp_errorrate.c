@@ -350,16 +350,19 @@ int exp_errorrate(int argc, char **argv)
     const char *mopp = mname, *strongest = "-";
     double mopp_r = NAN;
     int measured = 0;
-    for (int i = 0; !rc && i < s[0].np; i++)
-        if (i == 0 || s[0].ep[i].strength > s[0].ep[0].strength)
-            strongest = s[0].names[i];
+    int best = 0; /* the strongest judged player of the first seed */
+    for (int i = 1; !rc && i < s[0].np; i++)
+        if (s[0].ep[i].strength > s[0].ep[best].strength)
+            best = i;
+    if (!rc && s[0].np > 0)
+        strongest = s[0].names[best];
     if (!rc && mm > 0 && s[0].np > 0) {
-        int best = 0;
-        for (int i = 1; i < s[0].np; i++)
-            if (mname ? !strcmp(s[0].names[i], mname) : s[0].ep[i].strength > s[0].ep[best].strength)
-                best = i;
-        if (!mname || !strcmp(s[0].names[best], mname))
-            mopp_r = s[0].ep[best].strength;
+        int opp = mname ? -1 : best; /* a named opponent may be unrated */
+        for (int i = 0; mname && i < s[0].np; i++)
+            if (!strcmp(s[0].names[i], mname))
+                opp = i;
+        if (opp >= 0)
+            mopp_r = s[0].ep[opp].strength;
         if (!mname) {
             mopp = s[0].names[best];
             for (int i = 0; i < pool.n; i++)

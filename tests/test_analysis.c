@@ -193,6 +193,28 @@ static const char *write_pool(char *dir, size_t n, const char *text)
     return path;
 }
 
+/* The player of the highest strength_bt_heldout among the rows it is called on. */
+typedef struct Strongest {
+    double r;
+    char name[48];
+} Strongest;
+
+static void take_strongest(const CsvRow *row, void *ctx)
+{
+    Strongest *st = ctx;
+    double r = NAN;
+    const char *name = "";
+    for (int c = 0; c < row->n; c++)
+        if (!strcmp(row->name[c], "strength_bt_heldout"))
+            r = atof(row->val[c]);
+        else if (!strcmp(row->name[c], "player"))
+            name = row->val[c];
+    if (r > st->r) {
+        st->r = r;
+        snprintf(st->name, sizeof st->name, "%s", name);
+    }
+}
+
 /* Paper 004 §5 at a tiny scale: every player judged, the three measures at n = 1 .. 16, random
  * more error-prone than the policy players, the same CSV whatever --jobs, two seeds summed up. */
 static void test_errorrate_experiment(void **state)
@@ -231,7 +253,12 @@ static void test_errorrate_experiment(void **state)
     assert_int_equal(strncmp(a, "table,seed,player,strength_bt_heldout,", 38), 0);
     assert_int_equal(csv_rows_where(a, "table=n_equivalence,seed=1", NULL, NULL), 1);
     assert_int_equal(csv_rows_where(a, "table=summary,seeds=1", NULL, NULL), 5 * 3);
-    assert_int_equal(csv_rows_where(a, "table=strongest,seed=1", NULL, NULL), 1);
+    /* the strongest player named is the one with the highest held-out R_p */
+    Strongest st = {-INFINITY, ""};
+    assert_int_equal(csv_rows_where(a, "table=players,seed=1", take_strongest, &st), 5);
+    char key[80];
+    snprintf(key, sizeof key, "table=strongest,seed=1,player=%s", st.name);
+    assert_int_equal(csv_rows_where(a, key, NULL, NULL), 1);
     assert_int_equal(csv_rows_where(a, "table=margin", NULL, NULL), 0); /* --margin-matches 0 */
     /* the table form, two seeds and the evaluator's margin: per-seed tables, the summary over
      * seeds with its interval, the n-equivalence line, the margin line */
