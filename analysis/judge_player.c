@@ -6,50 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/judge.h"
 #include "analysis/runner.h"
 #include "analysis/stats.h"
-#include "core/movegen.h"
-#include "players/mc.h"
 #include "players/players.h"
-#include "players/policy.h"
 
 typedef struct Judge {
     Player *mc; /* the evaluator, owned */
     int worlds;
     Rng rng;
+    Judged jd; /* the last decision's values (scratch) */
 } Judge;
-
-static int best_of(const double *q, int n)
-{
-    int b = 0;
-    for (int i = 1; i < n; i++)
-        if (q[i] > q[b])
-            b = i;
-    return b;
-}
 
 static Move judge_play(Player *self, const InfoSet *v)
 {
     Judge *j = self->impl;
-    Move mv[MOVEGEN_MAX];
-    double q[MOVEGEN_MAX];
-    int n = movegen(v->hand, v->table, v->rev, v->lock, mv);
-    if (n == 1 || mc_action_values(j->mc, v, mv, n, j->worlds, rng_next(&j->rng), q))
-        return mv[0];
-    return mv[best_of(q, n)];
+    Judged *jd = &j->jd;
+    if (judge_best(j->mc, v, 0, &j->rng, j->worlds, jd) || jd->best < 0)
+        return jd->n > 0 ? jd->mv[0] : move_pass();
+    return jd->mv[jd->best];
 }
 
 static Cards judge_exchange(Player *self, const InfoSet *v, int ncards)
 {
     Judge *j = self->impl;
-    Cards gifts[128];
-    double q[128];
-    int n = policy_gifts(v->hand, ncards, gifts);
-    if (n < 1)
-        return 0;
-    if (n == 1 || mc_gift_values(j->mc, v, gifts, n, j->worlds, rng_next(&j->rng), q))
-        return gifts[0];
-    return gifts[best_of(q, n)];
+    Judged *jd = &j->jd;
+    if (judge_best(j->mc, v, ncards, &j->rng, j->worlds, jd) || jd->best < 0)
+        return jd->n > 0 ? jd->gifts[0] : 0;
+    return jd->gifts[jd->best];
 }
 
 static void judge_game_start(Player *self, const InfoSet *v)
@@ -101,7 +85,7 @@ int judge_player_create(const char *evaluator, int worlds, uint64_t seed, Player
         player_destroy(mc);
         return snprintf(err, errsz, "out of memory"), -1;
     }
-    *j = (Judge){mc, worlds, rng_seed(rng_derive(seed, 0x6a756467 /* "judg" */, 0))};
+    *j = (Judge){.mc = mc, .worlds = worlds, .rng = rng_seed(rng_derive(seed, 0x6a756467 /* "judg" */, 0))};
     p->kind = "judge";
     snprintf(p->name, sizeof p->name, "judge(%.20s)", evaluator);
     p->impl = j;

@@ -1,5 +1,5 @@
 /* judge_player.h — the error-rate evaluator as a player: at every decision it values each
- * legal choice exactly as `dhm errorrate` judges one (mc_action_values / mc_gift_values: every
+ * legal choice exactly as `dhm errorrate` judges one (analysis/judge.h's judge_best: every
  * choice in the same `worlds` sampled worlds, paired) and plays the best. Its strength is the
  * strength of the judge, so an experiment can measure how much stronger the evaluator is than
  * the players it judges (judge_margin). The player owns the mc player it wraps. */
