@@ -173,10 +173,13 @@ static inline int csv_rows_where(const char *csv, const char *where, void (*f)(c
 {
     static CsvRow r;
     const char *p = csv;
+    char tmp[96];
+    int sep;
     r.n = 0;
-    while (r.n < CSV_TEST_COLS)
-        if (csv_next_field(&p, r.name[r.n++], sizeof r.name[0]) != ',')
-            break;
+    do { /* the header (columns past CSV_TEST_COLS are read and dropped) */
+        sep = csv_next_field(&p, r.n < CSV_TEST_COLS ? r.name[r.n] : tmp, sizeof r.name[0]);
+        r.n += r.n < CSV_TEST_COLS;
+    } while (sep == ',');
     int wc[16], nw = 0;
     char wv[16][96];
     for (const char *w = where; *w && nw < 16; nw++) {
@@ -196,9 +199,8 @@ static inline int csv_rows_where(const char *csv, const char *where, void (*f)(c
     }
     int found = 0;
     while (*p) {
-        int c = 0, sep;
+        int c = 0;
         do {
-            char tmp[96];
             sep = csv_next_field(&p, c < CSV_TEST_COLS ? r.val[c] : tmp, sizeof tmp);
             c++;
         } while (sep == ',');
