@@ -3,7 +3,11 @@
 #include "analysis/errstudy.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "analysis/errorrate.h"
+#include "analysis/stats.h"
 
 double errstudy_measure(const EsPlayer *p, int m, long from, long n)
 {
@@ -80,4 +84,87 @@ void errstudy_row(const EsPlayer *p, int np, int n, const EsFit *f, EsRow *out)
         out->se[m] = (1 - out->r[m] * out->r[m]) / sqrt((double)M);
         out->r2[m] = syy > 0 ? 1 - res / syy : NAN;
     }
+}
+
+double errstudy_nequiv(const EsRow *rows, int nrows, double target)
+{
+    for (int k = 0; k < nrows; k++) {
+        double a = fabs(rows[k].r[ES_ERROR]);
+        if (isnan(a) || a < target)
+            continue;
+        if (k == 0)
+            return rows[0].n;
+        double b = fabs(rows[k - 1].r[ES_ERROR]), l0 = log2(rows[k - 1].n), l1 = log2(rows[k].n);
+        if (isnan(b) || a <= b)
+            return rows[k].n;
+        return exp2(l0 + (l1 - l0) * (target - b) / (a - b));
+    }
+    return INFINITY;
+}
+
+void errstudy_summary(const EsRow *rows, int nseeds, int nrows, double conf, EsSummary *out)
+{
+    double tq = nseeds > 1 ? student_t_quantile(conf, nseeds - 1) : NAN;
+    for (int k = 0; k < nrows; k++) {
+        out[k].n = rows[k].n;
+        out[k].seeds = nseeds;
+        for (int m = 0; m < ES_MEASURES; m++) {
+            double s = 0, s2 = 0;
+            int c = 0;
+            for (int i = 0; i < nseeds; i++) {
+                double r = rows[i * nrows + k].r[m];
+                if (isnan(r))
+                    continue;
+                s += r;
+                s2 += r * r;
+                c++;
+            }
+            out[k].mean[m] = c ? s / c : NAN;
+            double var = c > 1 ? (s2 - c * out[k].mean[m] * out[k].mean[m]) / (c - 1) : NAN;
+            out[k].half[m] = c > 1 ? (c == nseeds ? tq : student_t_quantile(conf, c - 1)) * sqrt(var > 0 ? var / c : 0)
+                                   : NAN;
+        }
+    }
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double errstudy_median_interval(const double *v, int n, double *median, double *lo, double *hi)
+{
+    *median = *lo = *hi = NAN;
+    if (n < 1)
+        return 0;
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        return 0;
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_dbl);
+    *median = n % 2 ? s[n / 2] : (isinf(s[n / 2]) ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2);
+    *lo = s[0];
+    *hi = s[n - 1];
+    free(s);
+    return 1 - 2 * pow(0.5, n);
+}
+
+int errstudy_collect(const struct ErrResult *er, double (*rating)(void *ctx, const char *name), void *ctx, long judge,
+                     EsPlayer *ep, const char **names, const char **unrated, int *nunrated)
+{
+    int np = 0;
+    *nunrated = 0;
+    for (int i = 0; i < er->n; i++) {
+        const ErrPlayer *p = &er->p[i];
+        double r = rating(ctx, p->name);
+        if (isnan(r)) {
+            unrated[(*nunrated)++] = p->name;
+            continue;
+        }
+        long n = p->ngame < judge ? p->ngame : judge;
+        names[np] = p->name;
+        ep[np++] = (EsPlayer){r, n, p->game_loss, p->game_judged, p->game_rank};
+    }
+    return np;
 }

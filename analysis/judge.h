@@ -27,6 +27,12 @@ typedef struct Judged {
  * j->chosen < 0: not judged), or -1 when the evaluator (an mc player) cannot value it. */
 int judge_values(Player *evaluator, const Decision *d, long index, uint64_t seed, int worlds, Judged *j);
 
+/* The evaluator's own choice at v, for a player that plays by it (analysis/judge_player.h):
+ * every play, or with ncards > 0 every gift of ncards cards, valued as above in worlds drawn
+ * from one draw of rng (none when there is a single choice). Fills j (chosen = -1; best = -1
+ * when there is no choice) and returns 0, or -1 when the evaluator cannot value them. */
+int judge_best(Player *evaluator, const InfoSet *v, int ncards, Rng *rng, int worlds, Judged *j);
+
 /* q[best] - q[chosen] of a judged decision. */
 static inline double judge_loss(const Judged *j) { return j->q[j->best] - j->q[j->chosen]; }
 

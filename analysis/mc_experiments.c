@@ -130,6 +130,21 @@ int exp_bandits(const ExpConfig *c, BanditsResult *out, char *err, size_t errsz)
 
 /* ---------------------------------------------------------------- choice */
 
+/* 0 if `spec` (as played; `given` as the user wrote it) makes a choice-bandit player, else -1
+ * with the reason. */
+static int check_choice(const char *spec, const char *given, char *err, size_t errsz)
+{
+    Player *pl;
+    if (player_create(spec, 1, &pl, err, errsz))
+        return -1;
+    long use[MC_CHOICE_ARMS];
+    int is_choice = mc_choice_usage(pl, use) == 0;
+    player_destroy(pl);
+    if (!is_choice)
+        return snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", given), -1;
+    return 0;
+}
+
 typedef struct ChoiceCtx {
     const int *checkpoints;
     int ncheck;
@@ -179,19 +194,7 @@ int exp_choice(const ExpConfig *c, const char *choice, const char *const *opp, i
             jobs[i].ctx = &ctx[i];
         }
     }
-    {
-        Player *pl;
-        if (player_create(jobs[0].spec[0], 1, &pl, err, errsz))
-            goto done;
-        long use[MC_CHOICE_ARMS];
-        int is_choice = mc_choice_usage(pl, use) == 0;
-        player_destroy(pl);
-        if (!is_choice) {
-            snprintf(err, errsz, "'%s' is not a choice-bandit player (mc:bandit=choice)", choice);
-            goto done;
-        }
-    }
-    if (run(c, jobs, n, err, errsz))
+    if (check_choice(jobs[0].spec[0], choice, err, errsz) || run(c, jobs, n, err, errsz))
         goto done;
     for (int o = 0; o < nopp; o++) {
         for (int m = 0; m < c->matches; m++) {
@@ -220,6 +223,120 @@ done:
     free(jobs);
     free(ctx);
     free(rate);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- ninja */
+
+typedef struct NinjaCtx {
+    const int *checkpoints;
+    int ncheck;
+    long (*points)[NPLAYERS];        /* [checkpoint][seat] */
+    double (*usage)[MC_CHOICE_ARMS]; /* [checkpoint][arm] */
+} NinjaCtx;
+
+static void ninja_on_game(MatchJob *job, const GameRecord *rec, const MatchResult *sofar, Player *const pl[NPLAYERS])
+{
+    (void)rec;
+    NinjaCtx *c = job->ctx;
+    for (int k = 0; k < c->ncheck; k++)
+        if (c->checkpoints[k] == sofar->games) {
+            long use[MC_CHOICE_ARMS];
+            for (int p = 0; p < NPLAYERS; p++)
+                c->points[k][p] = sofar->points[p];
+            if (mc_choice_usage(pl[0], use) == 0)
+                for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                    c->usage[k][a] = (double)use[a] / sofar->games;
+        }
+}
+
+int exp_ninja(const ExpConfig *c, const char *ninja, const char *base, const char *const *others, int nothers,
+              const int *checkpoints, int ncheck, NinjaRow *out, char *err, size_t errsz)
+{
+    memset(out, 0, (size_t)ncheck * sizeof *out);
+    if (nothers < 3 || nothers > EXP_MAX_OTHERS || ncheck < 1 || ncheck > EXP_MAX_CHECK || c->matches < 1)
+        return snprintf(err, errsz, "3..%d others, 1..%d checkpoints and a match", EXP_MAX_OTHERS, EXP_MAX_CHECK), -1;
+    for (int k = 0; k < ncheck; k++)
+        if (checkpoints[k] < 1 || checkpoints[k] > c->match.games || (k && checkpoints[k] <= checkpoints[k - 1]))
+            return snprintf(err, errsz, "checkpoints must ascend within 1..%d games", c->match.games), -1;
+    const int n = c->matches;
+    MatchJob *jobs = calloc((size_t)n, sizeof *jobs);
+    NinjaCtx *ctx = calloc((size_t)n, sizeof *ctx);
+    long(*pts)[EXP_MAX_CHECK][NPLAYERS] = calloc((size_t)n, sizeof *pts);
+    double(*use)[EXP_MAX_CHECK][MC_CHOICE_ARMS] = calloc((size_t)n, sizeof *use);
+    int rc = -1;
+    if (!jobs || !ctx || !pts || !use) {
+        snprintf(err, errsz, "out of memory");
+        goto done;
+    }
+    for (int m = 0; m < n; m++) {
+        /* three distinct others for match m, drawn from (seed, m) whatever the threads */
+        Rng rng = rng_seed(rng_derive(c->match.seed, 0x6e696e6a /* "ninj" */, (uint64_t)m));
+        int idx[EXP_MAX_OTHERS];
+        for (int i = 0; i < nothers; i++)
+            idx[i] = i;
+        for (int i = 0; i < 3; i++) {
+            int j = i + (int)rng_below(&rng, (uint32_t)(nothers - i)), t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+        }
+        const char *sp[NPLAYERS] = {ninja, base, others[idx[0]], others[idx[1]], others[idx[2]]};
+        if (make_job(&jobs[m], c, sp, 0x500, m, err, errsz))
+            goto done;
+        ctx[m] = (NinjaCtx){checkpoints, ncheck, pts[m], use[m]};
+        jobs[m].on_game = ninja_on_game;
+        jobs[m].ctx = &ctx[m];
+    }
+    if (check_choice(jobs[0].spec[0], ninja, err, errsz))
+        goto done;
+    {
+        Player *pl;
+        for (int i = 0; i < nothers; i++) { /* every other, not only those drawn, is a valid spec */
+            char spec[160];
+            if (exp_spec(spec, sizeof spec, others[i], c)) {
+                snprintf(err, errsz, "player spec too long: %s", others[i]);
+                goto done;
+            }
+            if (player_create(spec, 1, &pl, err, errsz))
+                goto done;
+            player_destroy(pl);
+        }
+    }
+    if (run(c, jobs, n, err, errsz))
+        goto done;
+    for (int k = 0; k < ncheck; k++) {
+        NinjaRow *row = &out[k];
+        double s = 0, s2 = 0;
+        row->games = checkpoints[k];
+        row->matches = n;
+        for (int m = 0; m < n; m++) {
+            const long *p = pts[m][k];
+            long top = p[0];
+            for (int q = 1; q < NPLAYERS; q++)
+                top = p[q] > top ? p[q] : top;
+            row->wins += p[0] > p[1];
+            row->ties += p[0] == p[1];
+            row->ninja_first += p[0] == top;
+            row->base_first += p[1] == top;
+            row->ninja_points += (double)p[0] / n;
+            row->base_points += (double)p[1] / n;
+            double d = (double)(p[0] - p[1]);
+            s += d;
+            s2 += d * d;
+            for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                row->usage[a] += use[m][k][a] / n;
+        }
+        double mean = s / n, var = n > 1 ? (s2 - n * mean * mean) / (n - 1) : NAN;
+        row->diff_se = n > 1 ? sqrt(var > 0 ? var / n : 0) : NAN;
+        row->t_p = n > 1 ? (row->diff_se > 0 ? student_t_p2(mean / row->diff_se, n - 1) : (mean == 0 ? 1 : 0)) : NAN;
+        row->sign_p = sign_test(row->wins, n - row->ties);
+    }
+    rc = 0;
+done:
+    free(jobs);
+    free(ctx);
+    free(pts);
+    free(use);
     return rc;
 }
 
@@ -340,7 +457,7 @@ static int est_rows(const ExpConfig *c, const char *base, char (*eval)[160], int
         row->accuracy = total ? (double)right / (double)total : NAN;
         for (int k = 0; k < NPLAYERS; k++)
             row->cls[k] = games ? (double)cls[k] / (double)games : NAN;
-        row->p_value = NAN;
+        row->p_value = row->p_one = NAN;
     }
     free(jobs);
     free(acc);
@@ -360,8 +477,10 @@ int exp_dealing_order(const ExpConfig *c, const char *base, EstRow out[5], char 
     }
     if (est_rows(c, base, eval, 5, 0x300, out, err, errsz))
         return -1;
-    for (int r = 0; r < 4; r++)
+    for (int r = 0; r < 4; r++) {
         out[r].p_value = welch_p(out[r].mean, out[r].sd, out[r].matches, out[4].mean, out[4].sd, out[4].matches);
+        out[r].p_one = welch_p1(out[4].mean, out[4].sd, out[4].matches, out[r].mean, out[r].sd, out[r].matches);
+    }
     return 0;
 }
 
@@ -395,8 +514,10 @@ int exp_oracle(const ExpConfig *c, const char *base, int step_pct, EstRow *out, 
     free(eval);
     if (rc)
         return -1;
-    for (int i = 1; i < rows; i++)
+    for (int i = 1; i < rows; i++) {
         out[i].p_value = welch_p(out[i].mean, out[i].sd, out[i].matches, out[0].mean, out[0].sd, out[0].matches);
+        out[i].p_one = welch_p1(out[i].mean, out[i].sd, out[i].matches, out[0].mean, out[0].sd, out[0].matches);
+    }
     *n = rows;
     return 0;
 }

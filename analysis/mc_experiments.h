@@ -79,6 +79,26 @@ typedef struct DesaRow {
 int exp_desa(const ExpConfig *c, const char *base, const char *const others[3], const int matches[EXP_NDESA],
              DesaRow out[EXP_NDESA], char *err, size_t errsz);
 
+/* ---- ninja: paper 001 §6.4, Tables 2-3. Each match seats the choice-bandit player (Ninja),
+ * its base (Blauwereggen: one bandit, the same search) and three others drawn at random from a
+ * list (the paper drew three of eleven UECda champions); at each checkpoint the matches Ninja
+ * leads its base, the first places of each, and the mean points. */
+#define EXP_MAX_OTHERS 32
+
+typedef struct NinjaRow {
+    int games;                       /* the checkpoint */
+    int matches, wins, ties;         /* matches where Ninja's total is above / equal to the base's */
+    int ninja_first, base_first;     /* first places (shared ones count for each) */
+    double ninja_points, base_points; /* mean points per match so far */
+    double diff_se;                  /* standard error over matches of Ninja's points minus the base's */
+    double sign_p;                   /* two-sided exact sign test of wins against losses */
+    double t_p;                      /* two-sided paired t-test of the point difference */
+    double usage[MC_CHOICE_ARMS];    /* Ninja's inner bandits: games that used each / games so far */
+} NinjaRow;
+
+int exp_ninja(const ExpConfig *c, const char *ninja, const char *base, const char *const *others, int nothers,
+              const int *checkpoints, int ncheck, NinjaRow *out, char *err, size_t errsz);
+
 /* Two-sided exact binomial (sign) test: P(|X - n/2| >= |k - n/2|) for X ~ Bin(n, 1/2). */
 double sign_test(int k, int n);
 
@@ -92,7 +112,9 @@ typedef struct EstRow {
     double mean, sd;        /* the evaluated player's points per match: mean, SD across matches */
     double accuracy;        /* of its sampled worlds, over the whole row */
     double cls[NPLAYERS];   /* share of its games in each class (0 = daifugo) */
-    double p_value;         /* Welch t-test of the points per match against the reference row (NAN: none) */
+    double p_value;         /* Welch t-test of the points per match against the reference row, two-sided (NAN: none) */
+    double p_one;           /* the same, one-sided as paper 003 reports: dealing orders H1 Random > row,
+                             * oracle H1 row > p = 0 */
 } EstRow;
 
 /* Table 1: the five dealing orders of est=weights; reference row: random. */

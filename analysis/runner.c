@@ -37,7 +37,8 @@ static void run_one(Pool *pool, MatchJob *j, GameRecord *rec)
 {
     Player *pl[NPLAYERS] = {0};
     for (int p = 0; p < NPLAYERS && !j->failed; p++)
-        if (player_create(j->spec[p], player_seed(j->cfg.seed, p), &pl[p], j->err, sizeof j->err))
+        if (j->create ? j->create(j, p, player_seed(j->cfg.seed, p), &pl[p], j->err, sizeof j->err)
+                      : player_create(j->spec[p], player_seed(j->cfg.seed, p), &pl[p], j->err, sizeof j->err))
             j->failed = 1;
     if (!j->failed) {
         Ctx c = {pool, j, pl};

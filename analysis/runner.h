@@ -9,12 +9,15 @@
 
 typedef struct MatchJob MatchJob;
 typedef void (*JobGameFn)(MatchJob *job, const GameRecord *rec, const MatchResult *sofar, Player *const pl[NPLAYERS]);
+/* Makes the player of one seat (instead of player_create(job->spec[seat], ...)); 0 or -1 with err. */
+typedef int (*JobCreateFn)(MatchJob *job, int seat, uint64_t seed, Player **out, char *err, size_t errsz);
 
 struct MatchJob {
     char spec[NPLAYERS][128];
     MatchConfig cfg;
     JobGameFn on_game; /* may be NULL */
-    void *ctx;         /* for on_game */
+    JobCreateFn create; /* may be NULL: every seat from its spec */
+    void *ctx;         /* for on_game and create */
     MatchResult res;
     int failed;
     char err[256];

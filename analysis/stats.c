@@ -55,16 +55,37 @@ double student_t_p2(double t, double df)
     return incbeta(df / 2, 0.5, df / (df + t * t));
 }
 
-double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2)
+double student_t_p1(double t, double df)
+{
+    double p2 = student_t_p2(t, df);
+    return isnan(p2) ? NAN : t >= 0 ? p2 / 2 : 1 - p2 / 2;
+}
+
+/* Welch's t and its degrees of freedom; 0, or -1 without two samples a side, 1 with no variance. */
+static int welch_t(double m1, double sd1, int n1, double m2, double sd2, int n2, double *t, double *df)
 {
     if (n1 < 2 || n2 < 2)
-        return NAN;
+        return -1;
     double v1 = sd1 * sd1 / n1, v2 = sd2 * sd2 / n2;
     if (v1 + v2 <= 0)
-        return m1 == m2 ? 1 : 0;
-    double t = (m1 - m2) / sqrt(v1 + v2);
-    double df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
-    return student_t_p2(t, df);
+        return 1;
+    *t = (m1 - m2) / sqrt(v1 + v2);
+    *df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
+    return 0;
+}
+
+double welch_p(double m1, double sd1, int n1, double m2, double sd2, int n2)
+{
+    double t, df;
+    int r = welch_t(m1, sd1, n1, m2, sd2, n2, &t, &df);
+    return r < 0 ? NAN : r ? (m1 == m2 ? 1 : 0) : student_t_p2(t, df);
+}
+
+double welch_p1(double m1, double sd1, int n1, double m2, double sd2, int n2)
+{
+    double t, df;
+    int r = welch_t(m1, sd1, n1, m2, sd2, n2, &t, &df);
+    return r < 0 ? NAN : r ? (m1 > m2 ? 0 : 1) : student_t_p1(t, df);
 }
 
 double student_t_quantile(double conf, double df)

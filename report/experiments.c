@@ -128,6 +128,83 @@ void report_desa(FILE *o, const DesaRow r[EXP_NDESA], const char *base, const ch
         fprintf(o, "%-8s %10.1f %10.1f\n", EXP_DESA_VARIANTS[v], r[v].desa_points, r[v].base_points);
 }
 
+/* ---- ninja (paper 001 §6.4) ---- */
+
+/* Paper 001 Tables 2-3 (115 matches; Ninja and Blauwereggen with three of eleven champions). */
+static const struct {
+    int games, wins, ninja_first, base_first;
+    double ninja_points, base_points;
+} NINJA_PAPER[] = {{3000, 62, 58, 45, 9995.41, 9981.53},      {5000, 58, 56, 53, 16656.80, 16628.23},
+                   {8000, 58, 55, 52, 26628.70, 26622.74},    {10000, 58, 57, 53, 33288.23, 33242.10},
+                   {13000, 59, 53, 50, 43256.21, 43196.63},   {15000, 59, 52, 52, 49880.27, 49846.17}};
+#define NINJA_PAPER_MATCHES 115
+
+void report_ninja(FILE *o, const NinjaRow *rows, int n, const char *ninja, const char *base, const char *others,
+                  const ExpHeader *h, int csv)
+{
+    if (csv) {
+        fprintf(o, "games,matches,wins_vs_base,ties,ninja_first,base_first,ninja_points,base_points,diff_se,sign_p_two_sided,"
+                   "paired_t_p_two_sided");
+        for (int a = 0; a < MC_CHOICE_ARMS; a++)
+            fprintf(o, ",usage_%s", bandit_name(MC_CHOICE_KINDS[a]));
+        fprintf(o, "\n");
+        for (int k = 0; k < n; k++) {
+            const NinjaRow *r = &rows[k];
+            fprintf(o, "%d,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.6g,%.6g", r->games, r->matches, r->wins, r->ties, r->ninja_first,
+                    r->base_first, r->ninja_points, r->base_points, r->diff_se, r->sign_p, r->t_p);
+            for (int a = 0; a < MC_CHOICE_ARMS; a++)
+                fprintf(o, ",%.5f", r->usage[a]);
+            fprintf(o, "\n");
+        }
+        return;
+    }
+    fprintf(o, "Ninja vs its base (paper 001 §6.4, Tables 2-3): Ninja %s, base %s, %d matches;\nthe other three seats drawn "
+               "at random for each match from %s\n",
+            ninja, base, h->cfg->matches, others);
+    report_exp_describe(o, h);
+    fprintf(o, "\nTable 2: matches (rate)\n%7s %18s %5s %18s %18s %8s   %s\n", "games", "Ninja beat base", "ties",
+            "Ninja first", "base first", "sign p", "paper (115 matches): beat base, Ninja first, base first");
+    for (int k = 0; k < n; k++) {
+        const NinjaRow *r = &rows[k];
+        double m = r->matches;
+        fprintf(o, "%7d %9d (%.3f) %5d %9d (%.3f) %9d (%.3f) %8.3f", r->games, r->wins, r->wins / m, r->ties,
+                r->ninja_first, r->ninja_first / m, r->base_first, r->base_first / m, r->sign_p);
+        for (size_t q = 0; q < sizeof NINJA_PAPER / sizeof NINJA_PAPER[0]; q++)
+            if (NINJA_PAPER[q].games == r->games)
+                fprintf(o, "   %d (%.3f), %d (%.3f), %d (%.3f); sign p %.2f", NINJA_PAPER[q].wins,
+                        NINJA_PAPER[q].wins / (double)NINJA_PAPER_MATCHES, NINJA_PAPER[q].ninja_first,
+                        NINJA_PAPER[q].ninja_first / (double)NINJA_PAPER_MATCHES, NINJA_PAPER[q].base_first,
+                        NINJA_PAPER[q].base_first / (double)NINJA_PAPER_MATCHES,
+                        sign_test(NINJA_PAPER[q].wins, NINJA_PAPER_MATCHES));
+        fprintf(o, "\n");
+    }
+    fprintf(o, "\nTable 3: mean points per match\n%7s %12s %12s %18s %10s   %s\n", "games", "Ninja", "base",
+            "Ninja - base +- se", "paired p", "paper: Ninja, base");
+    for (int k = 0; k < n; k++) {
+        const NinjaRow *r = &rows[k];
+        fprintf(o, "%7d %12.2f %12.2f %9.2f +- %6.2f %10.3f", r->games, r->ninja_points, r->base_points,
+                r->ninja_points - r->base_points, r->diff_se, r->t_p);
+        for (size_t q = 0; q < sizeof NINJA_PAPER / sizeof NINJA_PAPER[0]; q++)
+            if (NINJA_PAPER[q].games == r->games)
+                fprintf(o, "   %.2f, %.2f", NINJA_PAPER[q].ninja_points, NINJA_PAPER[q].base_points);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "\nFig. 6: Ninja's use of its inner bandits (games that used each / games so far, mean over matches)\n%7s",
+            "games");
+    for (int a = 0; a < MC_CHOICE_ARMS; a++)
+        fprintf(o, " %11s", bandit_name(MC_CHOICE_KINDS[a]));
+    fprintf(o, "\n");
+    for (int k = 0; k < n; k++) {
+        fprintf(o, "%7d", rows[k].games);
+        for (int a = 0; a < MC_CHOICE_ARMS; a++)
+            fprintf(o, " %11.3f", rows[k].usage[a]);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "(sign p: two-sided exact sign test of the matches Ninja beat its base against those it lost, ties left\n"
+               "out — the paper names no test, this is the one its counts call for, applied to its figures too;\n"
+               "paired p: two-sided paired t-test of Ninja's points minus the base's over matches; se over matches)\n");
+}
+
 /* ---- paper 003 ---- */
 
 void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char *base, const ExpHeader *h, int csv)
@@ -136,38 +213,42 @@ void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char 
     const double per1000 = 1000.0 / games;
     if (csv) {
         fprintf(o, "%s,p,matches,games,points_mean,points_sd,per_1000_games,accuracy,daihinmin,hinmin,heimin,fugo,daifugo,"
-                   "welch_p\n",
+                   "welch_p_two_sided,welch_p_one_sided\n",
                 oracle ? "method" : "order");
         for (int i = 0; i < n; i++) {
             const EstRow *r = &rows[i];
-            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g\n", r->label, r->p, r->matches,
+            fprintf(o, "%s,%g,%d,%d,%.3f,%.3f,%.2f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.6g,%.6g\n", r->label, r->p, r->matches,
                     games, r->mean, r->sd, r->mean * per1000, r->accuracy, r->cls[4], r->cls[3], r->cls[2], r->cls[1],
-                    r->cls[0], r->p_value);
+                    r->cls[0], r->p_value, r->p_one);
         }
         return;
     }
     fprintf(o, "%s (paper 003 %s): base %s, %d matches a row\n", oracle ? "oracle estimation" : "dealing orders",
             oracle ? "Tables 2-3" : "Table 1", base, h->cfg->matches);
     report_exp_describe(o, h);
-    fprintf(o, "\n%-8s %5s %22s %14s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
-            "points/match mean+-SD", "per 1000 games", "accuracy", "t-test p", "daihin.", "hinmin", "heimin", "fugo",
-            "daifugo");
+    fprintf(o, "\n%-8s %5s %22s %14s %9s %9s %9s %8s %8s %8s %8s %8s\n", oracle ? "method" : "order", oracle ? "p" : "",
+            "points/match mean+-SD", "per 1000 games", "accuracy", "p 1-sided", "p 2-sided", "daihin.", "hinmin", "heimin",
+            "fugo", "daifugo");
     for (int i = 0; i < n; i++) {
         const EstRow *r = &rows[i];
-        char pv[16], pp[16] = "";
-        if (isnan(r->p_value))
-            snprintf(pv, sizeof pv, "(ref)");
-        else
-            snprintf(pv, sizeof pv, "%.3f", r->p_value);
+        char p1[16], p2[16], pp[16] = "";
+        if (isnan(r->p_value)) {
+            snprintf(p1, sizeof p1, "(ref)");
+            snprintf(p2, sizeof p2, "(ref)");
+        } else {
+            snprintf(p1, sizeof p1, "%.4f", r->p_one);
+            snprintf(p2, sizeof p2, "%.4f", r->p_value);
+        }
         if (oracle)
             snprintf(pp, sizeof pp, "%.2f", r->p);
-        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
-                r->mean, r->sd, r->mean * per1000, r->accuracy, pv, 100 * r->cls[4], 100 * r->cls[3], 100 * r->cls[2],
-                100 * r->cls[1], 100 * r->cls[0]);
+        fprintf(o, "%-8s %5s %13.1f +- %5.1f %14.1f %9.4f %9s %9s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", r->label, pp,
+                r->mean, r->sd, r->mean * per1000, r->accuracy, p1, p2, 100 * r->cls[4], 100 * r->cls[3],
+                100 * r->cls[2], 100 * r->cls[1], 100 * r->cls[0]);
     }
-    fprintf(o, "(SD across matches; t-test: Welch, two-sided, against the %s row; accuracy: share of the opponents' cards\n"
-               "with the right holder in the worlds the evaluated player sampled)\n",
-            oracle ? "p = 0" : "Random");
+    fprintf(o, "(SD across matches; p: Welch's t-test against the %s row, one-sided for %s (paper 003's convention:\n"
+               "it reports one-sided p) and two-sided; accuracy: share of the opponents' cards with the right holder in\n"
+               "the worlds the evaluated player sampled)\n",
+            oracle ? "p = 0" : "Random", oracle ? "\"the row scores more\"" : "\"Random scores more\"");
 }
 
 /* ---- the virtual game ---- */
@@ -248,66 +329,143 @@ void report_vg(FILE *o, const VgConfig *cfg, const VgRow *rows, int nrows, int j
 
 /* ---- the error-rate study (paper 004 §5) ---- */
 
+/* "16", "11.3", "never (> 500)" */
+static const char *nequiv_str(char *buf, size_t n, double v, long judge)
+{
+    if (isinf(v))
+        snprintf(buf, n, "never (> %ld)", judge);
+    else if (v == floor(v))
+        snprintf(buf, n, "%.0f", v);
+    else
+        snprintf(buf, n, "%.1f", v);
+    return buf;
+}
+
+static void errstudy_seed_text(FILE *o, const ErrStudyReport *r, const ErrStudySeed *s)
+{
+    char nb[32];
+    fprintf(o, "\n== seed %llu: %ld sets judged, %ld held-out sets (%ld to %ld held-out games a player)\n",
+            (unsigned long long)s->seed, s->judged_sets, s->strength_sets, s->heldout_min, s->heldout_max);
+    fprintf(o, "%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "judged", "error rate", "mean rank", "mean pts");
+    for (int i = 0; i < s->np; i++)
+        fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", s->names[i], s->ep[i].strength, s->ep[i].n,
+                errstudy_measure(&s->ep[i], ES_ERROR, 0, s->ep[i].n), errstudy_measure(&s->ep[i], ES_RANK, 0, s->ep[i].n),
+                errstudy_measure(&s->ep[i], ES_POINTS, 0, s->ep[i].n));
+    for (int i = 0; i < s->nunrated; i++)
+        fprintf(o, "%-10.10s %9s   (no held-out games: unrated, left out of the tables)\n", s->unrated[i], "-");
+    fprintf(o, "f (least squares over the judged games): R = %.1f x error rate + %.1f;  R = %.1f x mean rank + %.1f\n",
+            s->fit.slope[ES_ERROR], s->fit.intercept[ES_ERROR], s->fit.slope[ES_RANK], s->fit.intercept[ES_RANK]);
+    fprintf(o, "%8s %7s | %-27s | %-27s | %s\n", "", "", "error rate (as Table 6)", "mean rank (as Table 7)",
+            "mean points");
+    fprintf(o, "%8s %7s | %16s %10s | %16s %10s | %16s\n", "n games", "chunks", "r +- se", "R^2", "r +- se", "R^2",
+            "r +- se");
+    for (int k = 0; k < s->nrows; k++) {
+        const EsRow *w = &s->rows[k];
+        fprintf(o, "%8d %7ld | %8.3f +- %5.3f %10.3f | %8.3f +- %5.3f %10.3f | %8.3f +- %5.3f\n", w->n, w->chunks,
+                w->r[ES_ERROR], w->se[ES_ERROR], w->r2[ES_ERROR], w->r[ES_RANK], w->se[ES_RANK], w->r2[ES_RANK],
+                w->r[ES_POINTS], w->se[ES_POINTS]);
+    }
+    fprintf(o, "n-equivalence: the error rate's |r| reaches the mean rank's |r| at %ld games (%.3f) at n = %s\n",
+            r->judge, s->target, nequiv_str(nb, sizeof nb, s->nequiv, r->judge));
+}
+
 void report_errstudy(FILE *o, const ErrStudyReport *r, int csv)
 {
-    static const char *const MEAS[ES_MEASURES] = {"error rate", "mean rank", "mean points"};
     static const char *const KEY[ES_MEASURES] = {"error_rate", "mean_rank", "mean_points"};
-    const double target = fabs(r->rows[r->nrows - 1].r[ES_RANK]);
-    int catch_n = -1;
-    for (int k = 0; k < r->nrows && catch_n < 0; k++)
-        if (fabs(r->rows[k].r[ES_ERROR]) >= target)
-            catch_n = r->rows[k].n;
-    if (csv) { /* the players, the correlation tables stacked under them (emit.h) */
+    char nb[32], lb[32], hb[32];
+    const JudgeMargin *m = r->margin;
+    if (csv) { /* one table: the per-seed players and correlations, the summary over seeds, the
+                * n-equivalence, the strongest player and the margin, stacked (emit.h) */
         CsvParts parts;
         csv_parts_begin(&parts, o);
-        o = csv_part(&parts, "players");
-        fprintf(o, "player,strength_bt,games_judged,error_rate,mean_rank,mean_points\n");
-        for (int i = 0; i < r->np; i++) {
-            csv_str(o, r->names[i]);
-            fprintf(o, ",%.2f,%ld,%.5f,%.4f,%.4f\n", r->ep[i].strength, r->ep[i].n,
-                    errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
-                    errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
+        FILE *t = csv_part(&parts, "players");
+        fprintf(t, "seed,player,strength_bt_heldout,games_judged,error_rate,mean_rank,mean_points\n");
+        for (int k = 0; k < r->nseeds; k++) {
+            const ErrStudySeed *s = &r->s[k];
+            for (int i = 0; i < s->np; i++) {
+                fprintf(t, "%llu,", (unsigned long long)s->seed);
+                csv_str(t, s->names[i]);
+                fprintf(t, ",%.2f,%ld,%.5f,%.4f,%.4f\n", s->ep[i].strength, s->ep[i].n,
+                        errstudy_measure(&s->ep[i], ES_ERROR, 0, s->ep[i].n),
+                        errstudy_measure(&s->ep[i], ES_RANK, 0, s->ep[i].n),
+                        errstudy_measure(&s->ep[i], ES_POINTS, 0, s->ep[i].n));
+            }
         }
-        o = csv_part(&parts, "correlations");
-        fprintf(o, "n,measure,chunks,r,se,r2\n");
-        for (int k = 0; k < r->nrows; k++)
-            for (int m = 0; m < ES_MEASURES; m++)
-                fprintf(o, "%d,%s,%ld,%.5f,%.5f,%.5f\n", r->rows[k].n, KEY[m], r->rows[k].chunks, r->rows[k].r[m],
-                        r->rows[k].se[m], r->rows[k].r2[m]);
+        t = csv_part(&parts, "correlations");
+        fprintf(t, "seed,n,measure,chunks,r,se,r2\n");
+        for (int k = 0; k < r->nseeds; k++)
+            for (int j = 0; j < r->s[k].nrows; j++)
+                for (int q = 0; q < ES_MEASURES; q++) {
+                    const EsRow *w = &r->s[k].rows[j];
+                    fprintf(t, "%llu,%d,%s,%ld,%.5f,%.5f,%.5f\n", (unsigned long long)r->s[k].seed, w->n, KEY[q],
+                            w->chunks, w->r[q], w->se[q], w->r2[q]);
+                }
+        t = csv_part(&parts, "summary");
+        fprintf(t, "n,measure,seeds,mean_r,ci95_low,ci95_high\n");
+        for (int j = 0; j < r->nrows; j++)
+            for (int q = 0; q < ES_MEASURES; q++)
+                fprintf(t, "%d,%s,%d,%.5f,%.5f,%.5f\n", r->sum[j].n, KEY[q], r->sum[j].seeds, r->sum[j].mean[q],
+                        r->sum[j].mean[q] - r->sum[j].half[q], r->sum[j].mean[q] + r->sum[j].half[q]);
+        t = csv_part(&parts, "n_equivalence");
+        fprintf(t, "seed,rank_abs_r_at_judged,n_equivalence\n");
+        for (int k = 0; k < r->nseeds; k++)
+            fprintf(t, "%llu,%.5f,%.3f\n", (unsigned long long)r->s[k].seed, r->s[k].target, r->s[k].nequiv);
+        t = csv_part(&parts, "strongest");
+        fprintf(t, "seed,player\n%llu,", (unsigned long long)r->s[0].seed);
+        csv_str(t, r->strongest);
+        fprintf(t, "\n");
+        if (m) {
+            t = csv_part(&parts, "margin");
+            fprintf(t, "evaluator,worlds,opponent,matches,games,points_per_game,se,opponents_points_per_game,"
+                       "p_one_sided\n");
+            csv_str(t, r->evaluator);
+            fprintf(t, ",%ld,", r->worlds);
+            csv_str(t, r->margin_opp);
+            fprintf(t, ",%d,%ld,%.4f,%.4f,%.4f,%.6g\n", m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one);
+        }
         csv_parts_end(&parts);
-    } else {
-        fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin), seed %llu\n",
-                (unsigned long long)r->seed);
-        fprintf(o, "%d players; R_p = Bradley-Terry rating (Elo scale) over %ld sets of %ld games (about %ld games "
-                   "a player);\nthe first %ld games of each judged by %s with %ld paired worlds a decision\n",
-                r->np, r->sets, r->set_games, r->gpp, r->judge, r->evaluator, r->worlds);
-        fprintf(o, "\n%-10s %9s %7s %10s %9s %9s\n", "player", "R_p", "games", "error rate", "mean rank",
-                "mean pts");
-        for (int i = 0; i < r->np; i++)
-            fprintf(o, "%-10.10s %9.1f %7ld %10.4f %9.3f %9.3f\n", r->names[i], r->ep[i].strength, r->ep[i].n,
-                    errstudy_measure(&r->ep[i], ES_ERROR, 0, r->ep[i].n), errstudy_measure(&r->ep[i], ES_RANK, 0, r->ep[i].n),
-                    errstudy_measure(&r->ep[i], ES_POINTS, 0, r->ep[i].n));
-        fprintf(o, "\nf (least squares over the players' %ld games): R = %.1f x error rate + %.1f;  R = %.1f x mean "
-                   "rank + %.1f;  R = %.1f x mean points + %.1f\n",
-                r->judge, r->fit->slope[ES_ERROR], r->fit->intercept[ES_ERROR], r->fit->slope[ES_RANK], r->fit->intercept[ES_RANK],
-                r->fit->slope[ES_POINTS], r->fit->intercept[ES_POINTS]);
-        for (int m = 0; m < ES_MEASURES; m++) {
-            fprintf(o, "\n%s of n games against R_p%s\n%8s %7s %18s %10s\n", MEAS[m],
-                    m == ES_ERROR ? " (as paper 004 Table 6)" : m == ES_RANK ? " (as Table 7)" : "", "n",
-                    "chunks", "r +- se", "R^2");
-            for (int k = 0; k < r->nrows; k++)
-                fprintf(o, "%8d %7ld %9.3f +- %5.3f %10.3f\n", r->rows[k].n, r->rows[k].chunks, r->rows[k].r[m], r->rows[k].se[m],
-                        r->rows[k].r2[m]);
-        }
-        fprintf(o, "\n(se: (1 - r^2)/sqrt(M), M chunks, as the paper; R^2 < 0: worse than predicting the mean)\n");
-        if (catch_n > 0)
-            fprintf(o, "the error rate of %d game%s correlates with R_p at least as strongly (|r|) as the mean rank of "
-                       "%ld games\n",
-                    catch_n, catch_n == 1 ? "" : "s", r->judge);
-        else
-            fprintf(o, "no n up to %ld where the error rate's |r| reaches the mean rank's at %ld games\n", r->judge,
-                    r->judge);
+        return;
     }
+    fprintf(o, "error rate against long-run strength (paper 004 §5 on Daihinmin): %d seed%s (%llu", r->nseeds,
+            r->nseeds == 1 ? "" : "s", (unsigned long long)r->s[0].seed);
+    if (r->nseeds > 1)
+        fprintf(o, " to %llu", (unsigned long long)r->s[r->nseeds - 1].seed);
+    fprintf(o, "), %s of %d players\n", r->pool_name, r->pool_n);
+    fprintf(o, "per seed: one tournament of sets of %ld games; the first %ld games of every player judged by %s with "
+               "%ld paired worlds a decision;\nR_p = Bradley-Terry rating (Elo scale) over the later, never-judged sets "
+               "(about %ld games a player)\n",
+            r->set_games, r->judge, r->evaluator, r->worlds, r->gpp);
+    char rp[32] = "unrated";
+    if (!isnan(r->margin_opp_rp))
+        snprintf(rp, sizeof rp, "%.0f", r->margin_opp_rp);
+    if (m)
+        fprintf(o, "evaluator's margin: playing as it judges against four copies of %s (R_p %s at the first seed; "
+                   "the strongest judged player is %s), %d matches of %ld games:\n  %.3f points per game +- %.3f (se "
+                   "over matches; par 3.000), the copies %.3f; one-sided t-test of > par: p = %.2g%s\n",
+                r->margin_opp, rp, r->strongest, m->matches, m->games, m->ppg, m->se, m->opp_ppg, m->p_one,
+                m->p_one < 0.05 ? "" : "  (NOT clearly stronger: the judge may misjudge the best players)");
+    else
+        fprintf(o, "evaluator's margin: not measured (--margin-matches 0)\n");
+    for (int k = 0; k < r->nseeds; k++)
+        errstudy_seed_text(o, r, &r->s[k]);
+    if (r->nseeds < 2)
+        return;
+    fprintf(o, "\n== over the %d seeds: mean r, with a 95%% Student-t interval over seeds\n", r->nseeds);
+    fprintf(o, "%8s | %-24s | %-24s | %-24s\n", "n games", "error rate", "mean rank", "mean points");
+    for (int j = 0; j < r->nrows; j++) {
+        fprintf(o, "%8d", r->sum[j].n);
+        for (int q = 0; q < ES_MEASURES; q++)
+            fprintf(o, " | %7.3f [%6.3f, %6.3f]", r->sum[j].mean[q], r->sum[j].mean[q] - r->sum[j].half[q],
+                    r->sum[j].mean[q] + r->sum[j].half[q]);
+        fprintf(o, "\n");
+    }
+    fprintf(o, "n-equivalence (error-rate games matching the mean rank of %ld games) by seed:", r->judge);
+    for (int k = 0; k < r->nseeds; k++)
+        fprintf(o, " %s", nequiv_str(nb, sizeof nb, r->s[k].nequiv, r->judge));
+    fprintf(o, "\n  median %s, range [%s, %s]: the range covers the true median with probability %.1f%% "
+               "(distribution-free)\n",
+            nequiv_str(nb, sizeof nb, r->neq_median, r->judge), nequiv_str(lb, sizeof lb, r->neq_lo, r->judge),
+            nequiv_str(hb, sizeof hb, r->neq_hi, r->judge), 100 * r->neq_cover);
 }
 
 /* ---- the hand-corrected Elo study (paper 002 §5) ---- */

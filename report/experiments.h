@@ -22,24 +22,50 @@ void report_bandits(FILE *o, const BanditsResult *r, const ExpHeader *h, int csv
 void report_choice(FILE *o, const ChoiceResult *r, const char *spec, const char *const *opp, int nopp, const int *check,
                    int ncheck, const ExpHeader *h, int csv);
 void report_desa(FILE *o, const DesaRow r[EXP_NDESA], const char *base, const char *others, const ExpHeader *h, int csv);
+/* ninja (paper 001 Tables 2-3): the specs as played; the paper's figures are printed beside
+ * the checkpoints it has (3000, 5000, 8000, 10000, 13000, 15000 games). */
+void report_ninja(FILE *o, const NinjaRow *rows, int n, const char *ninja, const char *base, const char *others,
+                  const ExpHeader *h, int csv);
 /* dealing-order (oracle = 0) or oracle rows; base: the base spec as played. */
 void report_est_rows(FILE *o, const EstRow *rows, int n, int oracle, const char *base, const ExpHeader *h, int csv);
 
-/* ---- the error-rate study (paper 004 §5): players, fits and the r / R^2 rows ---- */
+/* ---- the error-rate study (paper 004 §5): per seed, the players, fits and r / R^2 rows;
+ * across seeds, the summary and the n-equivalence; the evaluator's margin ---- */
 
 #include "analysis/errstudy.h"
+#include "analysis/judge_player.h"
+
+#define ES_MAX_ROWS 16
+
+typedef struct ErrStudySeed {
+    uint64_t seed;
+    int np;                      /* rated judged players */
+    const char **names;          /* names[i] is the player of ep[i] */
+    EsPlayer *ep;
+    EsFit fit;
+    EsRow rows[ES_MAX_ROWS];
+    int nrows;
+    long judged_sets, strength_sets, heldout_min, heldout_max; /* held-out games per player: min, max */
+    const char **unrated;        /* judged but without held-out games */
+    int nunrated;
+    double target, nequiv;       /* mean rank's |r| at the longest chunk; the error rate's n reaching it */
+} ErrStudySeed;
 
 typedef struct ErrStudyReport {
-    uint64_t seed;
-    int np;
-    const char *const *names;
-    const EsPlayer *ep;
-    const EsFit *fit;
-    const EsRow *rows;
-    int nrows;
-    long sets, set_games, gpp, judge;
+    int nseeds;
+    const ErrStudySeed *s;
+    int pool_n;
+    const char *pool_name;
+    long set_games, gpp, judge;
     const char *evaluator;
     long worlds;
+    const JudgeMargin *margin;   /* NULL: not measured */
+    const char *margin_opp;      /* the player the margin was measured against */
+    double margin_opp_rp;        /* its R_p at the first seed (NAN: unrated) */
+    const char *strongest;       /* the strongest judged player by R_p at the first seed */
+    const EsSummary *sum;        /* nrows rows over the seeds */
+    int nrows;
+    double neq_median, neq_lo, neq_hi, neq_cover;
 } ErrStudyReport;
 
 void report_errstudy(FILE *o, const ErrStudyReport *r, int csv);

@@ -390,7 +390,7 @@ static void table_report(FILE *f, const RatingReport *r, const Eval *e)
         fprintf(f, "%ld sets", res->nsets);
     long games = res->ngames ? res->ngames : res->games_in_sets;
     if (games)
-        fprintf(f, "%s%ld games", res->nsets ? " of " : "", games);
+        fprintf(f, res->nsets ? " (%ld games in all)" : "%ld games", games); /* never "N sets of <total> games" */
     fprintf(f, ", %d players", n);
     if (r->left_out)
         fprintf(f, "; %ld sets left out because they were not played cleanly (--include-broken rates them)",

@@ -11,7 +11,10 @@
 
 #include <math.h>
 
+#include "analysis/errorrate.h"
+#include "analysis/errstudy.h"
 #include "analysis/mc_experiments.h"
+#include "analysis/stats.h"
 
 static double median_of(const char *json, const char *log, const char *p, const char *method)
 {
@@ -190,8 +193,30 @@ static const char *write_pool(char *dir, size_t n, const char *text)
     return path;
 }
 
+/* The player of the highest strength_bt_heldout among the rows it is called on. */
+typedef struct Strongest {
+    double r;
+    char name[48];
+} Strongest;
+
+static void take_strongest(const CsvRow *row, void *ctx)
+{
+    Strongest *st = ctx;
+    double r = NAN;
+    const char *name = "";
+    for (int c = 0; c < row->n; c++)
+        if (!strcmp(row->name[c], "strength_bt_heldout"))
+            r = atof(row->val[c]);
+        else if (!strcmp(row->name[c], "player"))
+            name = row->val[c];
+    if (r > st->r) {
+        st->r = r;
+        snprintf(st->name, sizeof st->name, "%s", name);
+    }
+}
+
 /* Paper 004 §5 at a tiny scale: every player judged, the three measures at n = 1 .. 16, random
- * more error-prone than the policy players, and the same CSV whatever --jobs. */
+ * more error-prone than the policy players, the same CSV whatever --jobs, two seeds summed up. */
 static void test_errorrate_experiment(void **state)
 {
     (void)state;
@@ -199,18 +224,19 @@ static void test_errorrate_experiment(void **state)
     char dir[64];
     const char *pool = write_pool(dir, sizeof dir, "random random\npol-t3 policy:temp=3\nsimple simple\npolicy policy\n"
                                                    "mc20s mc:sims=20:playout=simple\n");
-    const char *args = "--games-per-player 60 --set-games 10 --judge-games 16 --worlds 5 --quiet --csv";
+    const char *args = "--seeds 1 --games-per-player 40 --set-games 10 --judge-games 16 --worlds 5 --margin-matches 0 "
+                       "--quiet --csv";
     assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --pool %s %s --jobs 2", dhm_bin(), pool, args), 0);
     assert_int_equal(run_cmd(b, sizeof b, "%s experiment errorrate --pool %s %s --jobs 1", dhm_bin(), pool, args), 0);
     assert_string_equal(a, b);
     const char *names[] = {"random", "pol-t3", "simple", "policy", "mc20s"};
     double er[5];
     for (int i = 0; i < 5; i++) {
-        char key[32];
-        snprintf(key, sizeof key, "\nplayers,\"%s\",", names[i]); /* one table: players, then correlations */
-        er[i] = csv_field(a, key, 5);
+        char key[64];
+        snprintf(key, sizeof key, "table=players,seed=1,player=%s", names[i]);
+        er[i] = csv_cell(a, key, "error_rate");
         assert_true(er[i] > 0 && er[i] < 0.25);
-        assert_int_equal((int)csv_field(a, key, 4), 16);
+        assert_int_equal((int)csv_cell(a, key, "games_judged"), 16);
     }
     /* random errs more than the two policy players (16 games, 5 worlds: the weaker ones are too
      * close to random to order reliably at this scale) */
@@ -218,18 +244,205 @@ static void test_errorrate_experiment(void **state)
     for (int n = 1; n <= 16; n *= 2)
         for (int m = 0; m < 3; m++) {
             static const char *const meas[] = {"error_rate", "mean_rank", "mean_points"};
-            char key[48];
-            snprintf(key, sizeof key, ",%d,%s,%d,", n, meas[m], 80 / n);
-            double r = csv_field(a, key, 5);
+            char key[80];
+            snprintf(key, sizeof key, "table=correlations,seed=1,n=%d,measure=%s,chunks=%d", n, meas[m], 80 / n);
+            double r = csv_cell(a, key, "r");
             assert_true(r >= -1 && r <= 1);
         }
-    /* the table form names the paper's tables and the catch-up line */
-    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --pool %s --games-per-player 60 --set-games 10 "
-                                          "--judge-games 16 --worlds 5 --quiet", dhm_bin(), pool), 0);
-    assert_non_null(strstr(a, "as paper 004 Table 6"));
-    assert_true(strstr(a, "mean rank of 16 games") || strstr(a, "reaches the mean rank's at 16 games"));
-    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --judge-games 50 --games-per-player 10 2>&1", dhm_bin()), 2);
+    /* one table: every part is a `table` of the stacked output (emit.h) */
+    assert_int_equal(strncmp(a, "table,seed,player,strength_bt_heldout,", 38), 0);
+    assert_int_equal(csv_rows_where(a, "table=n_equivalence,seed=1", NULL, NULL), 1);
+    assert_int_equal(csv_rows_where(a, "table=summary,seeds=1", NULL, NULL), 5 * 3);
+    /* the strongest player named is the one with the highest held-out R_p */
+    Strongest st = {-INFINITY, ""};
+    assert_int_equal(csv_rows_where(a, "table=players,seed=1", take_strongest, &st), 5);
+    char key[80];
+    snprintf(key, sizeof key, "table=strongest,seed=1,player=%s", st.name);
+    assert_int_equal(csv_rows_where(a, key, NULL, NULL), 1);
+    assert_int_equal(csv_rows_where(a, "table=margin", NULL, NULL), 0); /* --margin-matches 0 */
+    /* the table form, two seeds and the evaluator's margin: per-seed tables, the summary over
+     * seeds with its interval, the n-equivalence line, the margin line */
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --pool %s --seeds 2 --games-per-player 40 "
+                                          "--set-games 10 --judge-games 16 --worlds 5 --margin-matches 2 "
+                                          "--margin-games 3 --quiet", dhm_bin(), pool), 0);
+    assert_non_null(strstr(a, "== seed 1:"));
+    assert_non_null(strstr(a, "== seed 2:"));
+    assert_non_null(strstr(a, "as Table 6"));
+    assert_non_null(strstr(a, "== over the 2 seeds: mean r, with a 95% Student-t interval over seeds"));
+    assert_non_null(strstr(a, "covers the true median with probability 50.0%"));
+    assert_non_null(strstr(a, "evaluator's margin: playing as it judges against four copies of"));
+    assert_non_null(strstr(a, "2 matches of 3 games"));
+    /* bad input */
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --seeds 2 --db x.sqlite 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(a, "--seeds 1"));
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --margin-matches 1 2>&1", dhm_bin()), 2);
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --narrow --pool %s 2>&1", dhm_bin(), pool), 2);
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --evaluator simple 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(a, "must be an mc player"));
     run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+/* An unrated player in the pool (judged, but drawn into none of the held-out sets): it is
+ * named as unrated, and every other row pairs the right name with that player's own games
+ * (issue 24: names were taken by index while the rows skipped the unrated player). The judged
+ * games' mean ranks are recomputed from the store's records and must match row by row. */
+static void test_errorrate_unrated_player(void **state)
+{
+    (void)state;
+    static char a[1 << 15], g[1 << 16];
+    char dir[64];
+    /* seed 3: the first two sets (judged) hold every player, the one held-out set misses random */
+    const char *pool = write_pool(dir, sizeof dir, "random random\nsimple simple\npol-t3 policy:temp=3\n"
+                                                   "policy policy\nr2 random\ns2 simple\n");
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment errorrate --pool %s --seeds 1 --seed 3 --judge-games 4 "
+                                          "--set-games 4 --games-per-player 4 --worlds 3 --margin-matches 0 --quiet "
+                                          "--db %s/s.sqlite",
+                             dhm_bin(), pool, dir),
+                     0);
+    assert_non_null(strstr(a, "2 sets judged, 1 held-out sets"));
+    assert_non_null(strstr(a, "\nrandom             -   (no held-out games: unrated"));
+    assert_int_equal(run_cmd(a, sizeof a, "rm %s/s.sqlite; %s experiment errorrate --pool %s --seeds 1 --seed 3 "
+                                          "--judge-games 4 --set-games 4 --games-per-player 4 --worlds 3 "
+                                          "--margin-matches 0 --quiet --csv --db %s/s.sqlite",
+                             dir, dhm_bin(), pool, dir),
+                     0);
+    assert_int_equal(run_cmd(g, sizeof g, "%s records games --db %s/s.sqlite --csv", dhm_bin(), dir), 0);
+    int rows = 0;
+    for (const char *name = "simple\0pol-t3\0policy\0r2\0s2\0"; *name; name += strlen(name) + 1) {
+        char key[64];
+        snprintf(key, sizeof key, "table=players,seed=1,player=%s", name);
+        double listed = csv_cell(a, key, "mean_rank");
+        /* the player's first 4 games of the judged sets (0 and 1), rank 0 = daifugo */
+        double sum = 0;
+        int n = 0;
+        for (const char *l = strchr(g, '\n'); l && l[1] && n < 4; l = strchr(l + 1, '\n')) {
+            long set, game;
+            char who[32];
+            int rank;
+            if (sscanf(l + 1, "%ld.%ld,\"%31[^\"]\",%d", &set, &game, who, &rank) == 4 && set < 2 &&
+                !strcmp(who, name)) {
+                sum += rank + 1;
+                n++;
+            }
+        }
+        assert_int_equal(n, 4);
+        if (fabs(listed - sum / 4) > 1e-9)
+            fail_msg("%s: listed mean rank %g, its judged games' %g", name, listed, sum / 4);
+        rows++;
+    }
+    assert_int_equal(rows, 5);
+    assert_null(strstr(a, "\"random\"")); /* unrated: in no row */
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+/* The same pairing as a unit: an unrated player in the middle of the judged ones. */
+static double fake_rating(void *ctx, const char *name)
+{
+    (void)ctx;
+    return !strcmp(name, "b") ? NAN : name[0] == 'a' ? 1000 : 2000;
+}
+
+static void test_errstudy_arithmetic(void **state)
+{
+    (void)state;
+    double loss[3] = {0.1, 0.2, 0.3}, rank[3] = {1, 2, 3};
+    long judged[3] = {1, 1, 1};
+    ErrPlayer p[3];
+    memset(p, 0, sizeof p);
+    const char *nm[3] = {"a", "b", "c"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p[i].name, sizeof p[i].name, "%s", nm[i]);
+        p[i].game_loss = loss + i;
+        p[i].game_judged = judged;
+        p[i].game_rank = rank + i;
+        p[i].ngame = 1;
+    }
+    ErrResult er = {3, p, NULL, 0, 3, 3, 0, 1};
+    EsPlayer ep[3];
+    const char *names[3], *unrated[3];
+    int nun;
+    assert_int_equal(errstudy_collect(&er, fake_rating, NULL, 10, ep, names, unrated, &nun), 2);
+    assert_int_equal(nun, 1);
+    assert_string_equal(unrated[0], "b");
+    assert_string_equal(names[0], "a");
+    assert_string_equal(names[1], "c");
+    NEAR(ep[1].strength, 2000, 0);
+    NEAR(errstudy_measure(&ep[1], ES_RANK, 0, 1), 3, 0); /* c's own game, not b's */
+    /* n-equivalence: interpolated in log2 n; a row that never reaches: infinity */
+    EsRow rows[3] = {{1, 10, {-0.5, -0.5, 0.5}, {0}, {0}}, {2, 5, {-0.7, -0.6, 0.6}, {0}, {0}},
+                     {4, 2, {-0.9, -0.8, 0.8}, {0}, {0}}};
+    NEAR(errstudy_nequiv(rows, 3, 0.4), 1, 0);
+    NEAR(errstudy_nequiv(rows, 3, 0.8), exp2(1.5), 1e-12);
+    assert_true(isinf(errstudy_nequiv(rows, 3, 0.95)));
+    /* the median of five seeds and its distribution-free interval */
+    double v[5] = {16, 4, INFINITY, 8, 32}, med, lo, hi;
+    NEAR(errstudy_median_interval(v, 5, &med, &lo, &hi), 1 - 2.0 / 32, 1e-12);
+    NEAR(med, 16, 0);
+    NEAR(lo, 4, 0);
+    assert_true(isinf(hi));
+    /* the summary over seeds: mean r and a t interval (two seeds, df 1: t = 12.706) */
+    EsRow two[2] = {{1, 10, {-0.4, -0.5, 0.5}, {0}, {0}}, {1, 10, {-0.6, -0.5, 0.5}, {0}, {0}}};
+    EsSummary sum;
+    errstudy_summary(two, 2, 1, 0.95, &sum);
+    NEAR(sum.mean[ES_ERROR], -0.5, 1e-12);
+    NEAR(sum.half[ES_ERROR], 12.7062 * 0.1, 1e-3);
+    NEAR(sum.half[ES_RANK], 0, 1e-12);
+}
+
+/* One- and two-sided Welch tests on paper 003's own Table 1 (100 matches a row): Random
+ * 3024.3 +- 87.6 against Rank-A 2989.5 +- 92.2 gives the paper's p = 0.003 one-sided (0.0068
+ * two-sided), against Suit-A 3006.0 +- 77.3 its p = 0.060. */
+static void test_one_sided_p(void **state)
+{
+    (void)state;
+    NEAR(welch_p1(3024.3, 87.6, 100, 2989.5, 92.2, 100), 0.0034, 0.0002);
+    NEAR(welch_p(3024.3, 87.6, 100, 2989.5, 92.2, 100), 0.0068, 0.0003);
+    NEAR(welch_p1(3024.3, 87.6, 100, 3006.0, 77.3, 100), 0.060, 0.002);
+    NEAR(welch_p1(3024.3, 87.6, 100, 2990.6, 90.3, 100), 0.004, 0.0005); /* Rank-D: 0.004 */
+    /* the other direction, and the identity with the two-sided test */
+    NEAR(welch_p1(2989.5, 92.2, 100, 3024.3, 87.6, 100), 1 - 0.0034, 0.0002);
+    NEAR(welch_p1(12, 2, 5, 10, 3, 7), welch_p(12, 2, 5, 10, 3, 7) / 2, 1e-12);
+    NEAR(student_t_p1(0, 10), 0.5, 1e-12);
+    /* paper 001 Table 2: 62 of 115 matches against Blauwereggen is not significant */
+    NEAR(sign_test(62, 115), 0.4558, 1e-4);
+}
+
+/* Paper 001 Tables 2-3 at a tiny scale: Ninja and its base in every match, the counts add up,
+ * usage rates sum to one, the same CSV whatever --jobs, and bad input. */
+static void test_ninja_experiment(void **state)
+{
+    (void)state;
+    static char a[1 << 14], b[1 << 14];
+    const char *args = "--matches 3 --checkpoints 4,9 --sims 6 --others simple,random,policy:temp=3 --quiet --csv";
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment ninja %s --jobs 2", dhm_bin(), args), 0);
+    assert_int_equal(run_cmd(b, sizeof b, "%s experiment ninja %s --jobs 1", dhm_bin(), args), 0);
+    assert_string_equal(a, b);
+    const char *head = "games,matches,wins_vs_base,ties,ninja_first,base_first,ninja_points,base_points,";
+    assert_int_equal(strncmp(a, head, strlen(head)), 0);
+    for (int k = 0; k < 2; k++) {
+        char key[16];
+        snprintf(key, sizeof key, "\n%d,3,", k ? 9 : 4);
+        assert_non_null(strstr(a, key));
+        double wins = csv_field(a, key, 3), ties = csv_field(a, key, 4), usage = 0;
+        assert_true(wins + ties <= 3);
+        /* the three others are simple, random and a noisy policy: the points of Ninja and base
+         * are at most 5 a game */
+        assert_true(csv_field(a, key, 7) <= 5.0 * (k ? 9 : 4) && csv_field(a, key, 8) <= 5.0 * (k ? 9 : 4));
+        for (int c = 12; c <= 16; c++)
+            usage += csv_field(a, key, c);
+        NEAR(usage, 1.0, 1e-4);
+    }
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment ninja --matches 2 --checkpoints 4,9 --sims 6 --quiet", dhm_bin()),
+                     0);
+    assert_non_null(strstr(a, "Table 2: matches (rate)"));
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment ninja --matches 1 --checkpoints 3000 --games 3000 --sims 1 "
+                                          "--others simple,random 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(a, "--others"));
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment ninja --player mc --checkpoints 2 2>&1", dhm_bin()), 1);
+    assert_non_null(strstr(a, "not a choice-bandit player"));
+    /* the help names the paper's scale; the paper's figures print beside its checkpoints */
+    assert_int_equal(run_cmd(a, sizeof a, "%s experiment ninja --help", dhm_bin()), 0);
+    assert_non_null(strstr(a, "--matches 115 --checkpoints 3000,5000,8000,10000,13000,15000"));
 }
 
 /* Paper 002 §5 at a tiny scale: the four methods side by side, and on held-out games the hands
@@ -381,6 +594,9 @@ int main(void)
                                        cmocka_unit_test(test_bandits_experiment), cmocka_unit_test(test_choice_experiment),
                                        cmocka_unit_test(test_desa_experiment),
                                        cmocka_unit_test(test_errorrate_experiment), cmocka_unit_test(test_morita_experiment),
+                                       cmocka_unit_test(test_errorrate_unrated_player),
+                                       cmocka_unit_test(test_errstudy_arithmetic), cmocka_unit_test(test_one_sided_p),
+                                       cmocka_unit_test(test_ninja_experiment),
                                        cmocka_unit_test(test_estimation_experiments)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

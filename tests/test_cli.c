@@ -222,6 +222,89 @@ static void test_demo_lines(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* Counts are said unambiguously (issue 24): the rating table of a store says how many sets and
+ * how many games in all, never "N sets of <all the games> games"; virtual-game's help names the
+ * rows its own output marks "not reproduced". */
+static void test_count_labels(void **state)
+{
+    (void)state;
+    static char o[1 << 14];
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment rating-study --sets 6 --set-games 5 --quiet", dhm_bin()), 0);
+    assert_non_null(strstr(o, "6 sets of 5 games"));      /* the study's header: per set */
+    assert_non_null(strstr(o, "\n6 sets (30 games in all), 9 players\n")); /* the rating table's */
+    assert_null(strstr(o, "6 sets of 30 games"));
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment virtual-game --help", dhm_bin()), 0);
+    assert_null(strstr(o, "reproduces the paper's"));
+    static char h[1 << 14];
+    memcpy(h, o, sizeof h);
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment virtual-game --log e 2>/dev/null", dhm_bin()), 0);
+    /* every ln row the run marks is one the help names, and the help's count is the run's */
+    static const char *const marked[][2] = {{"none     corrected+noise", "none with noise"},
+                                            {"binary   elo ", "binary plain"},
+                                            {"binary   corrected+noise", "binary with noise"}};
+    int n = 0;
+    for (const char *l = o; (l = strstr(l, "not reproduced")); l++)
+        n++;
+    assert_int_equal(n, 3 + 1); /* three rows and the closing line */
+    for (int i = 0; i < 3; i++) {
+        const char *row = strstr(o, marked[i][0]);
+        assert_non_null(row);
+        const char *eol = strchr(row, '\n');
+        assert_true(strstr(row, "not reproduced") && strstr(row, "not reproduced") < eol);
+        assert_non_null(strstr(h, marked[i][1]));
+    }
+}
+
+/* tools/doc_tables.sh: every experiment has a job; --quick runs the named jobs end to end and
+ * each output states the commit, the command and the seeds; a failing job fails the script. */
+static void test_doc_tables(void **state)
+{
+    (void)state;
+    static char o[1 << 15], l[1 << 14];
+    assert_int_equal(run_cmd(l, sizeof l, "sh tools/doc_tables.sh --list"), 0);
+    assert_int_equal(run_cmd(o, sizeof o, "%s experiment --help", dhm_bin()), 0);
+    const char *p = strstr(o, "experiments:");
+    assert_non_null(p);
+    char name[32];
+    int n = 0;
+    for (p = strchr(p, '\n') + 1; sscanf(p, " %31s", name) == 1 && *p == ' '; p = strchr(p, '\n') + 1, n++) {
+        char n1[64], n2[64];
+        snprintf(n1, sizeof n1, "experiment %s ", name);
+        snprintf(n2, sizeof n2, "experiment %s\n", name);
+        if (!strstr(l, n1) && !strstr(l, n2))
+            fail_msg("tools/doc_tables.sh has no job running dhm experiment %s", name);
+    }
+    assert_true(n >= 9);
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    assert_int_equal(run_cmd(o, sizeof o, "DHM=%s sh tools/doc_tables.sh --quick --out %s virtual-game ninja 2>&1",
+                             dhm_bin(), dir),
+                     0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/virtual-game.txt", dir);
+    const char *v = slurp_file(path);
+    assert_non_null(v);
+    assert_non_null(strstr(v, "# commit "));
+    assert_non_null(strstr(v, "# command: $DHM experiment virtual-game --sets 20 --games 100\n"));
+    assert_non_null(strstr(v, "# seeds: 1\n"));
+    assert_non_null(strstr(v, "exit status 0\n"));
+    assert_non_null(strstr(v, "virtual game (paper 002"));
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    const char *r = slurp_file(path);
+    assert_non_null(r);
+    assert_non_null(strstr(r, "| ninja | docs/players.md | 1 | ok |"));
+    assert_null(strstr(r, "| bandits |")); /* only the jobs named */
+    /* a failing job: exit 1, FAILED in the index, its error in its file */
+    assert_int_equal(run_cmd(o, sizeof o, "DHM=/bin/false sh tools/doc_tables.sh --quick --out %s virtual-game 2>&1",
+                             dir),
+                     1);
+    r = slurp_file(path);
+    assert_non_null(strstr(r, "| virtual-game | docs/rating.md | 1 | FAILED (exit 1) |"));
+    assert_int_equal(run_cmd(o, sizeof o, "sh tools/doc_tables.sh --quick frob 2>&1"), 2);
+    assert_non_null(strstr(o, "no job named 'frob'"));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_play_bad_input),
         cmocka_unit_test(test_play_json_and_determinism),
         cmocka_unit_test(test_demo_lines),
+        cmocka_unit_test(test_count_labels),
+        cmocka_unit_test(test_doc_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

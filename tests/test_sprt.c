@@ -118,6 +118,36 @@ static void test_error_rates_simulated(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* Waits until the store at db holds every set of the first group (sets 0-4, as dhm records
+ * sets lists them), polling; returns 1 then, or 0 when the process ended first (it is left for
+ * proc_wait to reap). Fails the test after timeout_s seconds. */
+static int wait_first_group(const Proc *pr, const char *D, const char *db, int timeout_s)
+{
+    static char out[1 << 16];
+    for (long i = 0; i < (long)timeout_s * 20; i++) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pr->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pr->pid)
+            return 0;
+        struct stat sb;
+        if (stat(db, &sb) == 0 && run_cmd(out, sizeof out, "%s records sets --db %s --csv 2>/dev/null", D, db) == 0) {
+            int seen[5] = {0}, n = 0;
+            for (const char *l = strchr(out, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+                long set = atol(l + 1);
+                if (set >= 0 && set < 5 && !seen[set]) {
+                    seen[set] = 1;
+                    n++;
+                }
+            }
+            if (n == 5)
+                return 1;
+        }
+        usleep(50000);
+    }
+    fail_msg("no finished group in %s after %d s", db, timeout_s);
+    return 0;
+}
+
 static void test_real_runs(void **state)
 {
     (void)state;
@@ -143,8 +173,12 @@ static void test_real_runs(void **state)
     Proc pr;
     proc_start(&pr, NULL, NULL, "%s sprt policy simple --db %s/two.sqlite --games 2 --elo0 0 --elo1 40 --max-games 600 "
                                 "--quiet --jobs 2", D, dir);
-    usleep(150000);
-    kill(pr.pid, SIGTERM);
+    /* interrupted once the store holds a finished group (a real condition, not a delay: under
+     * ASan on a loaded machine a fixed delay can end before the store exists) */
+    char db[128];
+    snprintf(db, sizeof db, "%s/two.sqlite", dir);
+    if (wait_first_group(&pr, D, db, 300))
+        kill(pr.pid, SIGTERM);
     int st = proc_wait(&pr, 60);
     assert_true(st == 0 || st == 128 + SIGTERM); /* it may have finished first */
     assert_int_equal(run_cmd(b, sizeof b, "%s sprt --resume --db %s/two.sqlite --quiet", D, dir), 0);

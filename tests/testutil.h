@@ -133,6 +133,113 @@ static inline const char *slurp_file(const char *path)
     return buf;
 }
 
+/* One field of CSV text at *p (quoted or not; "" inside quotes is a quote), unquoted into
+ * out. Advances *p past the field and its separator; returns the separator (',', '\n' or 0). */
+static inline int csv_next_field(const char **p, char *out, size_t n)
+{
+    const char *s = *p;
+    size_t k = 0;
+    int quoted = 0;
+    for (; *s && (quoted || (*s != ',' && *s != '\n')); s++) {
+        if (*s == '"') {
+            if (quoted && s[1] == '"')
+                s++;
+            else {
+                quoted = !quoted;
+                continue;
+            }
+        }
+        if (k + 1 < n)
+            out[k++] = *s;
+    }
+    out[k] = 0;
+    int sep = *s;
+    *p = sep ? s + 1 : s;
+    return sep;
+}
+
+#define CSV_TEST_COLS 64
+/* The rows of a one-table CSV output (header row first) that match `where`, a list
+ * "col=value,col=value" (e.g. "table=players,seed=1,player=random"): calls f on each with the
+ * row's fields by column. Returns the number of matching rows; fails the test on a header
+ * without a column that `where` names. */
+typedef struct CsvRow {
+    int n;
+    char name[CSV_TEST_COLS][48];
+    char val[CSV_TEST_COLS][96];
+} CsvRow;
+
+static inline int csv_rows_where(const char *csv, const char *where, void (*f)(const CsvRow *, void *), void *ctx)
+{
+    static CsvRow r;
+    const char *p = csv;
+    char tmp[96];
+    int sep;
+    r.n = 0;
+    do { /* the header (columns past CSV_TEST_COLS are read and dropped) */
+        sep = csv_next_field(&p, r.n < CSV_TEST_COLS ? r.name[r.n] : tmp, sizeof r.name[0]);
+        r.n += r.n < CSV_TEST_COLS;
+    } while (sep == ',');
+    int wc[16], nw = 0;
+    char wv[16][96];
+    for (const char *w = where; *w && nw < 16; nw++) {
+        char cond[160];
+        csv_next_field(&w, cond, sizeof cond);
+        char *eq = strchr(cond, '=');
+        if (!eq)
+            fail_msg("csv_rows_where: bad condition %s", cond);
+        *eq = 0;
+        wc[nw] = -1;
+        for (int c = 0; c < r.n; c++)
+            if (!strcmp(r.name[c], cond))
+                wc[nw] = c;
+        if (wc[nw] < 0)
+            fail_msg("csv_rows_where: no column %s in the header", cond);
+        snprintf(wv[nw], sizeof wv[nw], "%s", eq + 1);
+    }
+    int found = 0;
+    while (*p) {
+        int c = 0;
+        do {
+            sep = csv_next_field(&p, c < CSV_TEST_COLS ? r.val[c] : tmp, sizeof tmp);
+            c++;
+        } while (sep == ',');
+        for (; c < r.n; c++)
+            r.val[c][0] = 0;
+        int ok = 1;
+        for (int i = 0; i < nw && ok; i++)
+            ok = !strcmp(r.val[wc[i]], wv[i]);
+        if (ok) {
+            found++;
+            if (f)
+                f(&r, ctx);
+        }
+    }
+    return found;
+}
+
+/* The number in column col of the one row matching `where` (see csv_rows_where), or NAN when
+ * no row or several rows match, or the cell is empty. */
+typedef struct CsvCell {
+    const char *col;
+    double v;
+} CsvCell;
+
+static inline void csv_cell_take(const CsvRow *r, void *ctx)
+{
+    CsvCell *c = ctx;
+    c->v = NAN;
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->name[i], c->col) && r->val[i][0])
+            c->v = atof(r->val[i]);
+}
+
+static inline double csv_cell(const char *csv, const char *where, const char *col)
+{
+    CsvCell c = {col, NAN};
+    return csv_rows_where(csv, where, csv_cell_take, &c) == 1 ? c.v : NAN;
+}
+
 /* A fresh temporary directory for a test (removed by the caller with rm -rf if wanted). */
 static inline const char *test_tmpdir(char *buf, size_t n)
 {

@@ -76,9 +76,10 @@ def commands(d, db, dup):
         "exp_desa": ["experiment", "desa", *exp],
         "exp_dealing_order": ["experiment", "dealing-order", *exp],
         "exp_oracle": ["experiment", "oracle", "--step", "50", *exp],
+        "exp_ninja": ["experiment", "ninja", "--checkpoints", "1,2", *exp],
         "exp_errorrate": ["experiment", "errorrate", "--pool", small, "--games-per-player", "12", "--set-games", "6",
-                          "--judge-games", "2", "--worlds", "2", "--evaluator", "mc:sims=4:playout=simple", "--jobs",
-                          "2", "--quiet", "--csv"],
+                          "--judge-games", "2", "--worlds", "2", "--evaluator", "mc:sims=4:playout=simple", "--seeds",
+                          "2", "--margin-matches", "2", "--margin-games", "2", "--jobs", "2", "--quiet", "--csv"],
         "exp_rating_study": ["experiment", "rating-study", "--pool", small, "--sets", "12", "--set-games", "4",
                              "--jobs", "2", "--quiet", "--csv"],
         "exp_morita": ["experiment", "morita", "--pool", small, "--sets", "12", "--set-games", "4", "--playouts", "8",
@@ -88,7 +89,7 @@ def commands(d, db, dup):
 
 NAMES = ["rate", "rate_all_tables", "rate_file", "records_sets", "records_games", "records_games_p", "records_pairs",
          "errorrate", "errorrate_marks", "handstrength", "estimate", "exp_bandits", "exp_choice", "exp_desa",
-         "exp_dealing_order", "exp_oracle", "exp_errorrate", "exp_rating_study", "exp_morita"]
+         "exp_dealing_order", "exp_oracle", "exp_ninja", "exp_errorrate", "exp_rating_study", "exp_morita"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -105,6 +106,12 @@ def test_every_csv_output_is_one_plain_table(dhm_bin, stores, name):
         assert {"player_a", "player_b", "wins", "mse", "los"} <= set(header)
     if name == "errorrate_marks":
         assert {r["table"] for r in rows} == {"error_rates", "marks"}
+    if name == "exp_errorrate":  # per seed, over the seeds, and the evaluator's margin, stacked
+        assert {r["table"] for r in rows} == {"players", "correlations", "summary", "n_equivalence", "strongest",
+                                              "margin"}
+        assert {r["seed"] for r in rows if r["table"] == "players"} == {"1", "2"}
+    if name == "exp_ninja":
+        assert header[:2] == ["games", "matches"] and [r["games"] for r in rows] == ["1", "2"]
     if name == "exp_morita":
         assert {r["table"] for r in rows} == {"ratings", "heldout"}
 
