@@ -324,9 +324,7 @@ static int l2_lead(Solver *s, Cards a, Cards b, int rev)
     const uint64_t k0 = a | (uint64_t)rev << 61 | (e ? s->tt->gen : 0);
     if (e && (e[0] & ~TT_WIN) == k0 && e[1] == b)
         return (e[0] & TT_WIN) != 0;
-    Beats x;
-    beats_init(&x, b, rev);
-    const int win = l2_easy_win(a, &x) || l2_search(s, a, b, move_pass(), rev ? F_REV : 0, mv, n);
+    const int win = l2_easy_win(a, l2_beats(s, b, rev)) || l2_search(s, a, b, move_pass(), rev ? F_REV : 0, mv, n);
     if (s->aborted)
         return 0;
     if (e) {
