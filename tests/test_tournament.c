@@ -17,6 +17,9 @@
 #include "record/store.h"
 
 static char dir[64];
+/* Marks in the command lines of this run's own test clients, so that other test runs on the
+ * machine (with theirs) are never mistaken for them: "hang-PID", and "sleep 313.PID". */
+static char hang_tag[32], sleep_tag[32];
 static char self[1024];
 
 static void path(char *buf, size_t n, const char *name) { snprintf(buf, n, "%s/%s", dir, name); }
@@ -265,16 +268,16 @@ static void test_external_clients(void **state)
      * running (killed with the client's process group after the set) */
     snprintf(pool, sizeof pool,
              "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
-             "leaky exec: sleep 313 & exec %s connect --host {host} --port {port} --player random --quiet\n"
+             "leaky exec: %s & exec %s connect --host {host} --port {port} --player random --quiet\n"
              "s1 simple\ns2 simple\nr1 random\n",
-             dhm_bin(), dhm_bin());
+             dhm_bin(), sleep_tag, dhm_bin());
     write_file("cpool.txt", pool);
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool cpool.txt --pairing fixed --sets 3 --games 6 "
                                               "--seed 2 --jobs 2 --db c.sqlite --quiet",
                              dir, dhm_bin()),
                      0);
     assert_non_null(strstr(out, "3 sets stored: 3 ok\n"));
-    assert_false(process_alive("sleep 313"));
+    assert_false(process_alive(sleep_tag));
     /* a client that plays every game, then exits 7: played, but not clean */
     snprintf(pool, sizeof pool,
              "exit7 exec: %s connect --host {host} --port {port} --player simple --quiet; exit 7\n"
@@ -292,16 +295,16 @@ static void test_external_clients(void **state)
     snprintf(pool, sizeof pool,
              "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
              "gone exec: true\n"
-             "hang exec: %s --hang-client {port}\n"
+             "hang exec: %s --hang-client {port} %s\n"
              "s1 simple\ns2 simple\nr1 random\nr2 random\n",
-             dhm_bin(), self);
+             dhm_bin(), self, hang_tag);
     write_file("xpool.txt", pool);
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool xpool.txt --sets 8 --games 4 --seed 2 "
                                               "--jobs 2 --move-timeout 20 --connect-timeout 3000 --db x.sqlite --quiet",
                              dir, dhm_bin()),
                      3);
     assert_non_null(strstr(out, "gone never connected"));
-    assert_false(process_alive("--hang-client"));
+    assert_false(process_alive(hang_tag));
     path(db, sizeof db, "x.sqlite");
     sqlite3 *h;
     assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
@@ -419,7 +422,8 @@ static void test_stop_and_second_writer(void **state)
 {
     (void)state;
     char pool[2048], out[8192], db[256], o[256], e[256];
-    snprintf(pool, sizeof pool, "hang exec: %s --hang-client {port}\ns1 simple\ns2 simple\nr1 random\nr2 random\n", self);
+    snprintf(pool, sizeof pool, "hang exec: %s --hang-client {port} %s\ns1 simple\ns2 simple\nr1 random\nr2 random\n",
+             self, hang_tag);
     write_file("hpool.txt", pool);
     path(db, sizeof db, "h.sqlite");
     path(o, sizeof o, "h.out");
@@ -427,9 +431,9 @@ static void test_stop_and_second_writer(void **state)
     Proc p;
     proc_start(&p, o, e, "%s tournament --pool %s/hpool.txt --pairing fixed --sets 2 --games 3 --move-timeout 0 --db %s",
                dhm_bin(), dir, db);
-    for (int i = 0; i < 500 && !process_alive("--hang-client"); i++)
+    for (int i = 0; i < 500 && !process_alive(hang_tag); i++)
         usleep(10000);
-    assert_true(process_alive("--hang-client"));
+    assert_true(process_alive(hang_tag));
     /* a second writer is refused at once, and harms nothing */
     assert_int_equal(run_cmd(out, sizeof out, "%s tournament --resume --db %s 2>&1", dhm_bin(), db), 1);
     assert_non_null(strstr(out, "is being written by another dhm process"));
@@ -442,7 +446,7 @@ static void test_stop_and_second_writer(void **state)
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s report --db h.sqlite -o h.html 2>&1", dir, dhm_bin()), 0);
     path(o, sizeof o, "h.html");
     assert_non_null(strstr(slurp_file(o), "<b>No ratings</b>: no set is stored yet"));
-    assert_false(process_alive("--hang-client"));
+    assert_false(process_alive(hang_tag));
     assert_int_equal(count_sets(db), 0);
 }
 
@@ -876,8 +880,10 @@ static int hang_client(int port)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "--hang-client"))
+    if (argc >= 3 && !strcmp(argv[1], "--hang-client")) /* PORT [TAG: names the run, ignored] */
         return hang_client(atoi(argv[2]));
+    snprintf(hang_tag, sizeof hang_tag, "hang-%d", (int)getpid());
+    snprintf(sleep_tag, sizeof sleep_tag, "sleep 313.%d", (int)getpid());
     if (!realpath(argv[0], self))
         snprintf(self, sizeof self, "%s", argv[0]);
     assert_non_null(test_tmpdir(dir, sizeof dir));
