@@ -71,6 +71,35 @@ def main():
         for n in rows:
             print("    {" + ", ".join("{%s}" % (", ".join("0x%xULL" % x for x in r) if r else "0") for r in n) + "},")
         print("};")
+    # following a group of n cards (n = 2..5) with or without the joker: one row per column
+    nat_by_n = [[[e for e in nat[a] if (e >> 8) & 0xff == n] for a in range(16)] for n in range(2, 6)]
+    jok_by_n = [[[e for e in jok[a] if (e >> 8) & 0xff == n] for a in range(16)] for n in range(2, 6)]
+    five = 2 | (5 << 8) | (15 << 24) | (62 << 32)  # JK_ROW4: the joker is the fifth card
+    marker = 1 << 63
+    follow = [[], []]
+    for n in range(4):
+        follow[0].append([list(nat_by_n[n][a]) for a in range(16)])
+        follow[1].append([nat_by_n[n][a] + [e | marker for e in jok_by_n[n][a]] for a in range(16)])
+    follow[1][3][15] = [five]
+    fw = pad4(max(len(r) for j in follow for n in j for r in n))
+    assert fw == 8 and all(len(r) <= 4 for j in follow for n in j[1:] for r in n)
+    print("/* GROUPS_FOLLOW[jk][n - 2][a]: following a group of n = 2..5 cards, the groups of n cards one")
+    print(" * column can form when the suits held in it are a, natural first, then (jk = 1: the joker is")
+    print(" * held) with the joker; the five-card group as the only row of n = 5. Joker entries carry bit")
+    print(" * 63, a marker: for column c they take c * GROUP_COL_JOKER + (1 << 63) (the marker cleared),")
+    print(" * the others c * GROUP_COL_NAT. Only rows of pairs are longer than four. */")
+    print("#define GROUP_MARKER (1ULL << 63)")
+    print("static const uint8_t GROUPS_FOLLOW_N[2][4][16] = {")
+    for j in follow:
+        print("    {" + ", ".join("{%s}" % ", ".join(str(len(r)) for r in n) for n in j) + "},")
+    print("};")
+    print("static const uint64_t GROUPS_FOLLOW[2][4][16][%d] MOVEGEN_ALIGN32 = {" % fw)
+    for j in follow:
+        print("    {")
+        for n in j:
+            print("        {" + ", ".join("{%s}" % (", ".join("0x%xULL" % x for x in r) if r else "0") for r in n) + "},")
+        print("    },")
+    print("};")
     print("/* SINGLE_W[bit]: the Move word of the single natural card at that bit (0 elsewhere). */")
     single = []
     for b in range(64):
