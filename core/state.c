@@ -18,10 +18,11 @@ void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPL
 /* First player after p in seat order not in the skip mask; -1 if everyone is skipped. */
 static inline int next_not_in(const GameState *g, int p, unsigned skip)
 {
-    static const uint8_t wrap[2 * NPLAYERS] = {0, 1, 2, 3, 4, 0, 1, 2, 3, 4};
+    static const uint8_t NEXT[NPLAYERS] = {1, 2, 3, 4, 0};
     int s = g->seat_of[p];
-    for (int i = 1; i <= NPLAYERS; i++) {
-        int q = g->seat[wrap[s + i]];
+    for (int i = 0; i < NPLAYERS; i++) {
+        s = NEXT[s];
+        int q = g->seat[s];
         if (!((skip >> q) & 1))
             return q;
     }
@@ -60,30 +61,27 @@ static int finish(GameState *g, int p)
     return EV_FINISH | EV_OVER;
 }
 
-int state_apply(GameState *g, Move m)
-{
-    return state_apply_ex(g, m, m.type != MOVE_PASS && !(g->hand[g->turn] & ~move_cards(m)));
-}
-
-int state_apply_ex(GameState *g, Move m, int goes_out)
+__attribute__((always_inline)) static inline int apply_pass(GameState *g)
 {
     const int p = g->turn;
-    if (m.type == MOVE_PASS) {
-        g->passed |= (uint8_t)(1u << p);
-        if (++g->npass >= STALEMATE_PASSES) {
-            g->over = 1;
-            return EV_STALEMATE | EV_OVER;
-        }
-        if (__builtin_popcount(g->passed) >= NPLAYERS - g->nout) {
-            clear_table(g);
-            return EV_CLEAR;
-        }
-        g->turn = (uint8_t)next_not_in(g, p, g->out | g->passed);
-        return 0;
+    g->passed |= (uint8_t)(1u << p);
+    if (++g->npass >= STALEMATE_PASSES) {
+        g->over = 1;
+        return EV_STALEMATE | EV_OVER;
     }
+    if (__builtin_popcount(g->passed) >= NPLAYERS - g->nout) {
+        clear_table(g);
+        return EV_CLEAR;
+    }
+    g->turn = (uint8_t)next_not_in(g, p, g->out | g->passed);
+    return 0;
+}
 
+/* A meld m taking the cards `used` from the mover's hand. */
+static inline int apply_meld(GameState *g, Move m, Cards used, int goes_out)
+{
+    const int p = g->turn;
     int ev = 0;
-    const Cards used = move_cards(m);
     g->hand[p] &= ~used;
     g->played |= used;
     g->npass = 0;
@@ -117,6 +115,34 @@ int state_apply_ex(GameState *g, Move m, int goes_out)
     }
     g->turn = (uint8_t)q;
     return ev;
+}
+
+/* move_cards(m) for a legal meld, with fewer branches: the cells of a single or a group are
+ * its suits shifted to its column (none for the lone joker). */
+static inline Cards meld_cards(Move m)
+{
+    const unsigned sh = (m.low & 15u) * 4;
+    Cards c = (Cards)m.suits << sh;
+    if (m.type == MOVE_SEQ)
+        c = (CARDS_SUIT_LOW & ((1ULL << (4 * (m.n & 15))) - 1)) << (sh + (__builtin_ctz(m.suits | 16u) & 3));
+    if (m.jk != JK_NONE)
+        c = (c & ~(m.jk <= JOKER_BIT ? 1ULL << (m.jk - 1) : 0)) | CARDS_JOKER;
+    return c;
+}
+
+int state_apply(GameState *g, Move m)
+{
+    if (m.type == MOVE_PASS)
+        return apply_pass(g);
+    const Cards used = meld_cards(m);
+    return apply_meld(g, m, used, !(g->hand[g->turn] & ~used));
+}
+
+int state_apply_ex(GameState *g, Move m, int goes_out)
+{
+    if (m.type == MOVE_PASS)
+        return apply_pass(g);
+    return apply_meld(g, m, move_cards(m), goes_out);
 }
 
 void state_finish_stalemate(GameState *g, Rng *rng)
