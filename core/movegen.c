@@ -19,10 +19,6 @@
 
 #define NIB_LOW 0x1111111111111111ULL
 
-#define copy4 movegen_copy4
-#define put_groups movegen_put_groups
-#define ROW_WIDTH MOVEGEN_ROW_WIDTH
-
 static inline Move *emit_seq_windows(Move *p, Cards nat_w, Cards one_w, Cards held, int k)
 {
     const Cards run = NIB_LOW & ((1ULL << (4 * k)) - 1);
@@ -59,12 +55,6 @@ static inline Move *gen_seqs(Move *p, Cards nat, int jk, int kmin, int kmax, Car
     return p;
 }
 
-static inline Move *put_five(Move *p, int c)
-{
-    move_put(p, MOVE_W_GROUP | (uint64_t)c << 16 | 5u << 8 | 15u << 24 | (uint64_t)JK_ROW4 << 32);
-    return p + 1;
-}
-
 /* Sequences when leading without the joker (out of line: most hands have none). */
 Move *movegen_lead_seqs(Move *p, Cards hand) { return gen_seqs(p, hand, 0, 3, 15, ~0ULL); }
 
@@ -77,10 +67,8 @@ Move *movegen_lead_joker(Cards hand, Move *p)
     for (Cards cols = movegen_cols_at_least(movegen_col_counts(nat), 1); cols; cols &= cols - 1) {
         int c = __builtin_ctzll(cols) >> 2;
         unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
-        p = put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], (uint64_t)c * GROUP_COL_NAT, ROW_WIDTH(GROUPS_NAT));
-        p = put_groups(p, GROUPS_JOKER[a], GROUPS_JOKER_N[a], (uint64_t)c * GROUP_COL_JOKER, ROW_WIDTH(GROUPS_JOKER));
-        if (a == 15u)
-            p = put_five(p, c);
+        p = movegen_put_marked_row(p, GROUPS_LEAD_JOKER[a], GROUPS_LEAD_JOKER_N[a], c,
+                                   MOVEGEN_ROW_WIDTH(GROUPS_LEAD_JOKER));
     }
     return gen_seqs(p, nat, 1, 3, 15, ~0ULL);
 }

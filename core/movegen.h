@@ -65,12 +65,13 @@ MOVEGEN_INLINE Move *movegen_put_singles(Move *p, Cards x)
 typedef uint64_t MovegenWords4 __attribute__((vector_size(32)));
 typedef int64_t MovegenSWords4 __attribute__((vector_size(32)));
 
-/* Writes the four words src[0..3] + add at p (scratch past the row's length is fine). */
-MOVEGEN_INLINE void movegen_copy4(Move *p, const uint64_t *src, uint64_t add)
+/* Writes the four words src[0..3] + add[0..3] at p (scratch past the row's length is fine). */
+MOVEGEN_INLINE void movegen_copy4(Move *p, const uint64_t *src, const uint64_t *add)
 {
-    MovegenWords4 v;
+    MovegenWords4 v, a;
     memcpy(&v, src, sizeof v);
-    v += add;
+    memcpy(&a, add, sizeof a);
+    v += a;
     memcpy(p, &v, sizeof v);
 }
 
@@ -80,7 +81,7 @@ MOVEGEN_INLINE void movegen_copy4(Move *p, const uint64_t *src, uint64_t add)
 /* A column's groups: table row e with n entries, padded to `width` (4, 8 or 12, a constant);
  * add moves them to the column. The first four words are always copied; the rest only for
  * longer rows (a column of three or four suits), so rows of up to four cost no branch. */
-MOVEGEN_INLINE Move *movegen_put_groups(Move *p, const uint64_t *e, int n, uint64_t add, int width)
+MOVEGEN_INLINE Move *movegen_put_groups(Move *p, const uint64_t *e, int n, const uint64_t *add, int width)
 {
     _Static_assert(MOVEGEN_SCRATCH >= 3, "a row copy writes up to three words past its length");
     movegen_copy4(p, e, add);
@@ -105,8 +106,7 @@ MOVEGEN_INLINE int movegen_lead_inline(Cards hand, Move *out)
     for (Cards cols = movegen_cols_at_least(movegen_col_counts(hand), 2); cols; cols &= cols - 1) {
         int c = __builtin_ctzll(cols) >> 2;
         unsigned a = (unsigned)(hand >> (4 * c)) & 15u;
-        p = movegen_put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], (uint64_t)c * GROUP_COL_NAT,
-                               MOVEGEN_ROW_WIDTH(GROUPS_NAT));
+        p = movegen_put_groups(p, GROUPS_NAT[a], GROUPS_NAT_N[a], GROUP_COL_NAT_4[c], MOVEGEN_ROW_WIDTH(GROUPS_NAT));
     }
     if (hand & (hand >> 4) & (hand >> 8))
         p = movegen_lead_seqs(p, hand);
@@ -126,7 +126,8 @@ MOVEGEN_INLINE int movegen_follow_single(Cards hand, Move t, int rev, int lock, 
     return 1 + cards_count(x) + (int)((hand >> JOKER_BIT) & 1);
 }
 
-/* Writes the four entries of a GROUPS_FOLLOW row at e moved to column c (see movegen_tables.h). */
+/* Writes four entries of a marked row (see GROUPS_FOLLOW in movegen_tables.h) at p: nat_add
+ * added to the natural groups, jk_add (which clears the marker) to the joker's. */
 MOVEGEN_INLINE void movegen_put_row4(Move *p, const uint64_t *e, uint64_t nat_add, uint64_t jk_add)
 {
     MovegenWords4 v;
@@ -136,18 +137,20 @@ MOVEGEN_INLINE void movegen_put_row4(Move *p, const uint64_t *e, uint64_t nat_ad
     memcpy(p, &v, sizeof v);
 }
 
-/* Column c's groups from the GROUPS_FOLLOW rows (a = the suits held in it); returns the end. The
- * first four entries are always written, the rest only for rows of pairs longer than four, so
- * at most three words land past the end. */
-MOVEGEN_INLINE Move *movegen_put_follow_row(Move *p, const uint64_t (*rows)[8], const uint8_t *len, Cards nat, int c)
+/* A marked row (GROUPS_FOLLOW with the joker, GROUPS_LEAD_JOKER) of len entries, padded to width
+ * (8 or 12), moved to column c; returns the end. The first four entries are always written, the
+ * rest only for longer rows: at most three words land past the end. */
+MOVEGEN_INLINE Move *movegen_put_marked_row(Move *p, const uint64_t *e, int len, int c, int width)
 {
-    const unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
     const uint64_t nat_add = (uint64_t)c * GROUP_COL_NAT;
     const uint64_t jk_add = (uint64_t)c * (GROUP_COL_JOKER - GROUP_COL_NAT) + GROUP_MARKER;
-    movegen_put_row4(p, rows[a], nat_add, jk_add);
-    if (len[a] > 4)
-        movegen_put_row4(p + 4, rows[a] + 4, nat_add, jk_add);
-    return p + len[a];
+    movegen_put_row4(p, e, nat_add, jk_add);
+    if (len > 4) {
+        movegen_put_row4(p + 4, e + 4, nat_add, jk_add);
+        if (width > 8 && len > 8)
+            movegen_put_row4(p + 8, e + 8, nat_add, jk_add);
+    }
+    return p + len;
 }
 
 int movegen_follow_group_lock(Cards hand, int n, unsigned suits, Cards cols, Move *out);
@@ -174,14 +177,16 @@ MOVEGEN_INLINE int movegen_follow_group(Cards hand, Move t, int rev, int lock, M
         return 1;
     Move *p = out + 1;
     if (jk) {
-        do
-            p = movegen_put_follow_row(p, rows, len, nat, __builtin_ctzll(cols) >> 2);
-        while (cols &= cols - 1);
+        do {
+            int c = __builtin_ctzll(cols) >> 2;
+            unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
+            p = movegen_put_marked_row(p, rows[a], len[a], c, 8);
+        } while (cols &= cols - 1);
     } else {
         do {
             int c = __builtin_ctzll(cols) >> 2;
             unsigned a = (unsigned)(nat >> (4 * c)) & 15u;
-            p = movegen_put_groups(p, rows[a], len[a], (uint64_t)c * GROUP_COL_NAT, 8);
+            p = movegen_put_groups(p, rows[a], len[a], GROUP_COL_NAT_4[c], 8);
         } while (cols &= cols - 1);
     }
     return (int)(p - out);

@@ -100,6 +100,24 @@ def main():
             print("        {" + ", ".join("{%s}" % (", ".join("0x%xULL" % x for x in r) if r else "0") for r in n) + "},")
         print("    },")
     print("};")
+    lead_jk = []
+    for a in range(16):
+        r = list(nat[a]) + [e | marker for e in jok[a]] + ([five] if a == 15 else [])
+        lead_jk.append(r)
+    lw = pad4(max(len(r) for r in lead_jk))
+    assert lw == 12
+    print("/* GROUPS_LEAD_JOKER[a]: leading with the joker, every group of one column: GROUPS_NAT[a], then")
+    print(" * GROUPS_JOKER[a] marked as in GROUPS_FOLLOW, then the five-card group (a = 15). */")
+    print("static const uint8_t GROUPS_LEAD_JOKER_N[16] = {%s};" % ", ".join(str(len(r)) for r in lead_jk))
+    print("static const uint64_t GROUPS_LEAD_JOKER[16][%d] MOVEGEN_ALIGN32 = {" % lw)
+    for r in lead_jk:
+        print("    {%s}," % ", ".join("0x%xULL" % x for x in r) if r else "    {0},")
+    print("};")
+    print("/* GROUP_COL_NAT_4[c]: c * GROUP_COL_NAT four times (what a natural row adds for column c). */")
+    print("static const uint64_t GROUP_COL_NAT_4[16][4] MOVEGEN_ALIGN32 = {")
+    for c in range(16):
+        print("    {%s}," % ", ".join(["0x%xULL" % (c << 16)] * 4))
+    print("};")
     print("/* SINGLE_W[bit]: the Move word of the single natural card at that bit (0 elsewhere). */")
     single = []
     for b in range(64):
