@@ -79,11 +79,13 @@ int movegen_lead(Cards hand, Move *out) { return movegen_lead_inline(hand, out);
  * column): at most one a column, natural or with the joker standing in for the one suit
  * missing; out[0] = pass. A five-card group never gets here: only the joker could answer it
  * and it was in the five-card group. */
-int movegen_follow_group_lock(Cards hand, int n, unsigned m, Cards cols, Move *out)
+int movegen_follow_group_lock(Cards hand, int n, unsigned m, Cards range, Move *out)
 {
     Move *p = out + 1;
-    const Cards nat = hand & CARDS_NATURAL;
+    const Cards nat = hand & range;
     const int jk = (int)((hand >> JOKER_BIT) & 1);
+    Cards cols = movegen_cols_at_least(movegen_col_counts(nat), n - jk > 1 ? n - jk : 1);
+    move_put(out, 0);
     for (; cols; cols &= cols - 1) {
         int c = __builtin_ctzll(cols) >> 2;
         unsigned a = (unsigned)(nat >> (4 * c)) & 15u;

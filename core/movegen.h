@@ -153,7 +153,7 @@ MOVEGEN_INLINE Move *movegen_put_marked_row(Move *p, const uint64_t *e, int len,
     return p + len;
 }
 
-int movegen_follow_group_lock(Cards hand, int n, unsigned suits, Cards cols, Move *out);
+int movegen_follow_group_lock(Cards hand, int n, unsigned suits, Cards range, Move *out);
 
 /* Following a group. Most positions have no column that could answer and most others one: the
  * first column (none: column 15, an empty row) is written without a branch, a loop takes the
@@ -165,12 +165,12 @@ MOVEGEN_INLINE int movegen_follow_group(Cards hand, Move t, int rev, int lock, M
     static const uint64_t ADD[8] = {0x7777777777777777ULL, 0x7777777777777777ULL, 0x6666666666666666ULL,
                                     0x5555555555555555ULL, 0x4444444444444444ULL, 0x3333333333333333ULL,
                                     0x3333333333333333ULL, 0x3333333333333333ULL};
+    if (lock)
+        return movegen_follow_group_lock(hand, t.n, t.suits, movegen_range(t.low, rev), out);
     const int jk = (int)((hand >> JOKER_BIT) & 1);
     const Cards nat = hand & movegen_range(t.low, rev);
     Cards cols = (movegen_col_counts(nat) + ADD[(t.n - jk) & 7]) & 0x8888888888888888ULL;
     move_put(out, 0);
-    if (lock)
-        return movegen_follow_group_lock(hand, t.n, t.suits, cols, out);
     const uint64_t(*rows)[8] = GROUPS_FOLLOW[jk][(t.n - 2) & 3];
     const uint8_t *len = GROUPS_FOLLOW_N[jk][(t.n - 2) & 3];
     if (!cols)
