@@ -114,7 +114,7 @@ MOVEGEN_INLINE int movegen_lead_inline(Cards hand, Move *out)
 }
 
 /* The natural cards that beat a single or group of column `low` (rev: revolution). */
-static inline Cards movegen_range(int low, int rev) { return MOVEGEN_RANGE[rev != 0][low & 15]; }
+static inline Cards movegen_range(int low, int rev) { return MOVEGEN_RANGE[rev != 0][low & 255]; }
 
 /* Following a single, the most common position in real games. */
 MOVEGEN_INLINE int movegen_follow_single(Cards hand, Move t, int rev, int lock, Move *out)

@@ -129,12 +129,13 @@ def main():
     print("};")
     natural = sum(0xF << (4 * c) for c in range(1, 14))
     print("/* MOVEGEN_RANGE[0][c] / [1][c]: the natural cards of the columns above / below column c")
-    print(" * (what beats a single or group of column c without / with revolution). */")
-    print("static const uint64_t MOVEGEN_RANGE[2][16] = {")
+    print(" * (what beats a single or group of column c without / with revolution). Any byte indexes it")
+    print(" * (columns past 15: none above, every natural below), so a Move's column needs no mask. */")
+    print("static const uint64_t MOVEGEN_RANGE[2][256] = {")
     for rev in range(2):
         row = []
-        for c in range(16):
-            cols = range(c + 1, 16) if rev == 0 else range(0, c)
+        for c in range(256):
+            cols = range(c + 1, 16) if rev == 0 else range(0, min(c, 16))
             row.append(sum(0xF << (4 * k) for k in cols if 1 <= k <= 13) & natural)
         print("    {%s}," % ", ".join("0x%xULL" % x for x in row))
     print("};\n\n#endif")
