@@ -218,18 +218,16 @@ MOVEGEN_INLINE int movegen_follow_joker(Cards hand, Move *out)
  * a call (what make bench measures is what the players run). */
 MOVEGEN_INLINE int movegen(Cards hand, Move table, int rev, int lock, Move *out)
 {
-    switch (table.type) {
-    case MOVE_SINGLE:
+    /* tested in the order of how often they come (blaux5: singles 49%, groups 27%, leads 20%) */
+    if (table.type == MOVE_SINGLE)
         return movegen_follow_single(hand, table, rev, lock, out);
-    case MOVE_PASS:
-        return movegen_lead_inline(hand, out);
-    case MOVE_GROUP:
+    if (table.type == MOVE_GROUP)
         return movegen_follow_group(hand, table, rev, lock, out);
-    case MOVE_SEQ:
+    if (table.type == MOVE_PASS)
+        return movegen_lead_inline(hand, out);
+    if (table.type == MOVE_SEQ)
         return movegen_follow_seq(hand, table, rev, lock, out);
-    default:
-        return movegen_follow_joker(hand, out);
-    }
+    return movegen_follow_joker(hand, out);
 }
 
 /* The rules as the server checks a submission: shape, ownership, kind/size/strength, lock,
