@@ -1,4 +1,6 @@
-/* state.c — applying moves: passes, clears, 8-cut, revolution, lock, finishing, stalemate. */
+/* state.c — applying moves: passes, clears, 8-cut, revolution, lock, finishing, stalemate.
+ * A pass is applied inline (state.h: state_apply); what is here is a meld, the clear, the
+ * finish and the stalemate. */
 #include "state.h"
 
 #include <string.h>
@@ -15,23 +17,9 @@ void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPL
     g->turn = g->owner = (uint8_t)first;
 }
 
-/* First player after p in seat order not in the skip mask; -1 if everyone is skipped. */
-static inline int next_not_in(const GameState *g, int p, unsigned skip)
-{
-    static const uint8_t NEXT[NPLAYERS] = {1, 2, 3, 4, 0};
-    int s = g->seat_of[p];
-    for (int i = 0; i < NPLAYERS; i++) {
-        s = NEXT[s];
-        int q = g->seat[s];
-        if (!((skip >> q) & 1))
-            return q;
-    }
-    return -1;
-}
-
 int state_next_with_cards(const GameState *g, int p)
 {
-    int q = next_not_in(g, p, g->out);
+    int q = state_next_not_in(g, p, g->out);
     return q < 0 ? p : q;
 }
 
@@ -61,20 +49,10 @@ static int finish(GameState *g, int p)
     return EV_FINISH | EV_OVER;
 }
 
-__attribute__((always_inline)) static inline int apply_pass(GameState *g)
+int state_apply_clear(GameState *g)
 {
-    const int p = g->turn;
-    g->passed |= (uint8_t)(1u << p);
-    if (++g->npass >= STALEMATE_PASSES) {
-        g->over = 1;
-        return EV_STALEMATE | EV_OVER;
-    }
-    if (__builtin_popcount(g->passed) >= NPLAYERS - g->nout) {
-        clear_table(g);
-        return EV_CLEAR;
-    }
-    g->turn = (uint8_t)next_not_in(g, p, g->out | g->passed);
-    return 0;
+    clear_table(g);
+    return EV_CLEAR;
 }
 
 /* A meld m taking the cards `used` from the mover's hand. */
@@ -108,7 +86,7 @@ static inline int apply_meld(GameState *g, Move m, Cards used, int goes_out)
         clear_table(g);
         return ev | EV_CLEAR;
     }
-    int q = next_not_in(g, p, g->out | g->passed);
+    int q = state_next_not_in(g, p, g->out | g->passed);
     if (q < 0) { /* the mover went out and everyone else had passed */
         clear_table(g);
         return ev | EV_CLEAR;
@@ -130,10 +108,8 @@ static inline Cards meld_cards(Move m)
     return c;
 }
 
-int state_apply(GameState *g, Move m)
+int state_apply_meld(GameState *g, Move m)
 {
-    if (m.type == MOVE_PASS)
-        return apply_pass(g);
     const Cards used = meld_cards(m);
     return apply_meld(g, m, used, !(g->hand[g->turn] & ~used));
 }
@@ -141,7 +117,7 @@ int state_apply(GameState *g, Move m)
 int state_apply_ex(GameState *g, Move m, int goes_out)
 {
     if (m.type == MOVE_PASS)
-        return apply_pass(g);
+        return state_apply(g, m); /* the pass path (inline in state.h) */
     return apply_meld(g, m, move_cards(m), goes_out);
 }
 
