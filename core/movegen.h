@@ -56,9 +56,17 @@ static inline Cards movegen_cols_at_least(Cards counts, int n)
 /* One single per card of x (naturals only); returns the end. */
 MOVEGEN_INLINE Move *movegen_put_singles(Move *p, Cards x)
 {
-    for (; x; x &= x - 1)
-        move_put(p++, SINGLE_W[__builtin_ctzll(x)]);
-    return p;
+    Move *end = p + cards_count(x);
+    const Cards stop = 1ULL << 63; /* never a card: SINGLE_W[63] = 0, one word of scratch */
+    if (x)
+        do {
+            move_put(p, SINGLE_W[__builtin_ctzll(x)]);
+            x &= x - 1;
+            move_put(p + 1, SINGLE_W[__builtin_ctzll(x | stop)]);
+            x &= x - 1;
+            p += 2;
+        } while (x);
+    return end;
 }
 
 /* Four Move words at once (GCC/Clang vector extension: one AVX2 register, two SSE2 ones). */
