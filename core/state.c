@@ -67,13 +67,18 @@ static inline int apply_meld(GameState *g, Move m, Cards used, int goes_out)
         g->rev ^= 1;
         ev |= EV_REVOLUTION;
     }
-    /* a meld with an 8 cuts; the spade 3 over a lone joker clears too */
-    const int cut = move_is_eight(m) || g->table.type == MOVE_JOKER;
+    /* A meld with an 8 cuts (move_is_eight: a single, group or sequence whose columns span the
+     * 8); the spade 3 over a lone joker clears too. Whether a random meld cuts or locks is
+     * anybody's guess: both are computed as numbers, no branch to mispredict. */
+    const unsigned type = m.type, span = type == MOVE_SEQ ? m.n : 1u;
+    const int cut = ((type - 1u < 3u) & ((unsigned)(COL_8 - m.low) < span)) | (g->table.type == MOVE_JOKER);
     if (m.type == MOVE_JOKER) {
         g->lock = 0;
-    } else if (!g->lock && g->table.type != MOVE_PASS && m.suits == g->table.suits) {
-        g->lock = 1;
-        ev |= EV_LOCK;
+    } else {
+        /* the lock comes on when a meld follows one of the same suits */
+        const unsigned locks = (g->lock == 0) & (g->table.type != MOVE_PASS) & (m.suits == g->table.suits);
+        g->lock = (uint8_t)(g->lock | locks);
+        ev |= (int)locks * EV_LOCK;
     }
     g->table = m;
     g->owner = (uint8_t)p;
