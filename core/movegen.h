@@ -136,12 +136,14 @@ MOVEGEN_INLINE int movegen_follow_single(Cards hand, Move t, int rev, int lock, 
 
 /* Writes four entries of a marked row (see GROUPS_FOLLOW in movegen_tables.h) at p: nat_add
  * added to the natural groups, jk_add (which clears the marker) to the joker's. */
-MOVEGEN_INLINE void movegen_put_row4(Move *p, const uint64_t *e, uint64_t nat_add, uint64_t jk_add)
+MOVEGEN_INLINE void movegen_put_row4(Move *p, const uint64_t *e, const uint64_t *nat_add, const uint64_t *jk_add)
 {
-    MovegenWords4 v;
+    MovegenWords4 v, n, j;
     memcpy(&v, e, sizeof v);
+    memcpy(&n, nat_add, sizeof n);
+    memcpy(&j, jk_add, sizeof j);
     const MovegenWords4 jk = (MovegenWords4)((MovegenSWords4)v < 0); /* the marker: all ones */
-    v += nat_add + (jk & jk_add);
+    v += n + (jk & j);
     memcpy(p, &v, sizeof v);
 }
 
@@ -150,8 +152,7 @@ MOVEGEN_INLINE void movegen_put_row4(Move *p, const uint64_t *e, uint64_t nat_ad
  * rest only for longer rows: at most three words land past the end. */
 MOVEGEN_INLINE Move *movegen_put_marked_row(Move *p, const uint64_t *e, int len, int c, int width)
 {
-    const uint64_t nat_add = (uint64_t)c * GROUP_COL_NAT;
-    const uint64_t jk_add = (uint64_t)c * (GROUP_COL_JOKER - GROUP_COL_NAT) + GROUP_MARKER;
+    const uint64_t *nat_add = GROUP_COL_NAT_4[c & 15], *jk_add = GROUP_COL_JOKER_4[c & 15];
     movegen_put_row4(p, e, nat_add, jk_add);
     if (len > 4) {
         movegen_put_row4(p + 4, e + 4, nat_add, jk_add);

@@ -113,10 +113,18 @@ def main():
     for r in lead_jk:
         print("    {%s}," % ", ".join("0x%xULL" % x for x in r) if r else "    {0},")
     print("};")
-    print("/* GROUP_COL_NAT_4[c]: c * GROUP_COL_NAT four times (what a natural row adds for column c). */")
+    col_nat = 1 << 16
+    col_joker = (1 << 16) + (4 << 32)
+    print("/* GROUP_COL_NAT_4[c]: c * GROUP_COL_NAT four times (what a natural entry adds for column c);")
+    print(" * GROUP_COL_JOKER_4[c]: what a marked joker entry adds on top of it, c * (GROUP_COL_JOKER -")
+    print(" * GROUP_COL_NAT) + GROUP_MARKER (the marker cleared). */")
     print("static const uint64_t GROUP_COL_NAT_4[16][4] MOVEGEN_ALIGN32 = {")
     for c in range(16):
-        print("    {%s}," % ", ".join(["0x%xULL" % (c << 16)] * 4))
+        print("    {%s}," % ", ".join(["0x%xULL" % (c * col_nat)] * 4))
+    print("};")
+    print("static const uint64_t GROUP_COL_JOKER_4[16][4] MOVEGEN_ALIGN32 = {")
+    for c in range(16):
+        print("    {%s}," % ", ".join(["0x%xULL" % ((c * (col_joker - col_nat) + marker) & (2**64 - 1))] * 4))
     print("};")
     print("/* SINGLE_W[bit]: the Move word of the single natural card at that bit (0 elsewhere). */")
     single = []
