@@ -56,7 +56,7 @@ int state_apply_clear(GameState *g)
 }
 
 /* A meld m taking the cards `used` from the mover's hand. */
-static inline int apply_meld(GameState *g, Move m, Cards used, int goes_out)
+__attribute__((always_inline)) static inline int apply_meld(GameState *g, Move m, Cards used, int goes_out)
 {
     const int p = g->turn;
     int ev = 0;
