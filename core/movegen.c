@@ -2,9 +2,10 @@
  *
  * Moves are built as 8-byte words (core/move.h) and stored with one write each; group
  * table rows are copied four words (one AVX2 register) at a time whatever their length, and
- * what lands past the returned count is scratch (MOVEGEN_SCRATCH). Dispatch and the cheap
- * paths (singles, the "can anything answer this group" test, the lone joker) are inline in
- * movegen.h; what is here is called only when there is something to generate.
+ * what lands past the returned count is scratch (MOVEGEN_SCRATCH). The dispatch and the common
+ * paths (following a single or a group, the lead without the joker, the lone joker) are inline
+ * in movegen.h; what is here is the rarer work: leading with the joker, sequences, a group
+ * under the lock.
  *
  * Groups come from per-column tables (core/movegen_tables.h): the suits held in a column
  * index the list of groups that column can form, natural or with the joker.

@@ -27,17 +27,19 @@
 #include "movegen_tables.h"
 
 #define MOVEGEN_MAX 640
+#define MOVEGEN_SCRATCH 4 /* see movegen() */
 /* The generator's pieces below are inlined into every caller of movegen(), whatever the
  * compiler's size heuristics say about a given translation unit. */
 #define MOVEGEN_INLINE __attribute__((always_inline)) static inline
-#define MOVEGEN_SCRATCH 4 /* see movegen() */
 
 /* Leading on an empty table (the same as movegen with a pass as the table). */
 int movegen_lead(Cards hand, Move *out);
 /* Following a meld: the pass first (the same as movegen with that table). */
 int movegen_follow(Cards hand, Move t, int rev, int lock, Move *out);
 
-/* The internals movegen() below inlines; callers use movegen(). */
+/* The internals movegen() below inlines or calls; callers use movegen(). They take a table's
+ * fields as numbers, never the Move itself: a Move passed by value to a function that is not
+ * inlined is stored byte by byte and reloaded whole, a failed store-to-load forward each call. */
 int movegen_follow_seq_from(Cards hand, int n, Cards start, Move *out);
 
 /* Each nibble of the result holds the number of cards of that column (0..4). */
@@ -53,7 +55,8 @@ static inline Cards movegen_cols_at_least(Cards counts, int n)
     return (counts + 0x1111111111111111ULL * (Cards)(8 - n)) & 0x8888888888888888ULL;
 }
 
-/* One single per card of x (naturals only); returns the end. */
+/* One single per card of x (naturals only); returns the end. Two a round: half the loop's
+ * exits, the one branch here that no history predicts (how many cards there are). */
 MOVEGEN_INLINE Move *movegen_put_singles(Move *p, Cards x)
 {
     Move *end = p + cards_count(x);
@@ -87,8 +90,9 @@ MOVEGEN_INLINE void movegen_copy4(Move *p, const uint64_t *src, const uint64_t *
 #define MOVEGEN_ROW_WIDTH(rows) ((int)(sizeof(rows)[0] / sizeof(rows)[0][0]))
 
 /* A column's groups: table row e with n entries, padded to `width` (4, 8 or 12, a constant);
- * add moves them to the column. The first four words are always copied; the rest only for
- * longer rows (a column of three or four suits), so rows of up to four cost no branch. */
+ * add (GROUP_COL_NAT_4[c]) moves them to column c. The first four words are always copied; the
+ * rest only for longer rows (a column of three or four suits), so rows of up to four cost no
+ * branch. */
 MOVEGEN_INLINE Move *movegen_put_groups(Move *p, const uint64_t *e, int n, const uint64_t *add, int width)
 {
     _Static_assert(MOVEGEN_SCRATCH >= 3, "a row copy writes up to three words past its length");
@@ -164,9 +168,9 @@ MOVEGEN_INLINE Move *movegen_put_marked_row(Move *p, const uint64_t *e, int len,
 
 int movegen_follow_group_lock(Cards hand, int n, unsigned suits, Cards range, Move *out);
 
-/* Following a group. Most positions have no column that could answer and most others one: the
- * first column (none: column 15, an empty row) is written without a branch, a loop takes the
- * rest. The lock, rare, is out of line. */
+/* Following a group: the columns in range holding enough cards (the joker makes up one), then
+ * one GROUPS_FOLLOW row per column, natural and joker groups in one row. Most positions have
+ * no column that could answer: out after the pass. The lock, rare, is out of line. */
 MOVEGEN_INLINE int movegen_follow_group(Cards hand, Move t, int rev, int lock, Move *out)
 {
     /* (counts + ADD[k]) & 0x8888...: the columns holding at least the k cards a column must

@@ -46,8 +46,8 @@ enum {
 /* Sets up play: hands after the exchange, seat order, and the first player. */
 void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPLAYERS], int first);
 
-/* The internals state_apply() inlines: a meld (out of line), clearing the table after
- * everyone passed, the next player in seat order not in a skip mask. */
+/* The internals state_apply() inlines or calls: a meld (out of line), clearing the table after
+ * everyone passed, the first player after p in seat order not in the skip mask (-1 if none). */
 int state_apply_meld(GameState *g, Move m);
 int state_apply_clear(GameState *g);
 static inline int state_next_not_in(const GameState *g, int p, unsigned skip)
@@ -81,6 +81,7 @@ static inline int state_apply(GameState *g, Move m)
     g->turn = (uint8_t)state_next_not_in(g, p, g->out | g->passed);
     return 0;
 }
+
 /* The same when the hands are not all known (a client mirroring the public state): whether
  * the mover has no cards left after m is given instead of read from its hand. */
 int state_apply_ex(GameState *g, Move m, int goes_out);
