@@ -1,4 +1,6 @@
-/* state.c — applying moves: passes, clears, 8-cut, revolution, lock, finishing, stalemate. */
+/* state.c — applying moves: passes, clears, 8-cut, revolution, lock, finishing, stalemate.
+ * A pass is applied inline (state.h: state_apply); what is here is a meld, the clear, the
+ * finish and the stalemate. */
 #include "state.h"
 
 #include <string.h>
@@ -15,22 +17,9 @@ void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPL
     g->turn = g->owner = (uint8_t)first;
 }
 
-/* First player after p in seat order not in the skip mask; -1 if everyone is skipped. */
-static inline int next_not_in(const GameState *g, int p, unsigned skip)
-{
-    static const uint8_t wrap[2 * NPLAYERS] = {0, 1, 2, 3, 4, 0, 1, 2, 3, 4};
-    int s = g->seat_of[p];
-    for (int i = 1; i <= NPLAYERS; i++) {
-        int q = g->seat[wrap[s + i]];
-        if (!((skip >> q) & 1))
-            return q;
-    }
-    return -1;
-}
-
 int state_next_with_cards(const GameState *g, int p)
 {
-    int q = next_not_in(g, p, g->out);
+    int q = state_next_not_in(g, p, g->out);
     return q < 0 ? p : q;
 }
 
@@ -60,30 +49,17 @@ static int finish(GameState *g, int p)
     return EV_FINISH | EV_OVER;
 }
 
-int state_apply(GameState *g, Move m)
+int state_apply_clear(GameState *g)
 {
-    return state_apply_ex(g, m, m.type != MOVE_PASS && !(g->hand[g->turn] & ~move_cards(m)));
+    clear_table(g);
+    return EV_CLEAR;
 }
 
-int state_apply_ex(GameState *g, Move m, int goes_out)
+/* A meld m taking the cards `used` from the mover's hand. */
+__attribute__((always_inline)) static inline int apply_meld(GameState *g, Move m, Cards used, int goes_out)
 {
     const int p = g->turn;
-    if (m.type == MOVE_PASS) {
-        g->passed |= (uint8_t)(1u << p);
-        if (++g->npass >= STALEMATE_PASSES) {
-            g->over = 1;
-            return EV_STALEMATE | EV_OVER;
-        }
-        if (__builtin_popcount(g->passed) >= NPLAYERS - g->nout) {
-            clear_table(g);
-            return EV_CLEAR;
-        }
-        g->turn = (uint8_t)next_not_in(g, p, g->out | g->passed);
-        return 0;
-    }
-
     int ev = 0;
-    const Cards used = move_cards(m);
     g->hand[p] &= ~used;
     g->played |= used;
     g->npass = 0;
@@ -91,13 +67,18 @@ int state_apply_ex(GameState *g, Move m, int goes_out)
         g->rev ^= 1;
         ev |= EV_REVOLUTION;
     }
-    /* a meld with an 8 cuts; the spade 3 over a lone joker clears too */
-    const int cut = move_is_eight(m) || g->table.type == MOVE_JOKER;
+    /* A meld with an 8 cuts (move_is_eight: a single, group or sequence whose columns span the
+     * 8); the spade 3 over a lone joker clears too. Whether a random meld cuts or locks is
+     * anybody's guess: both are computed as numbers, no branch to mispredict. */
+    const unsigned type = m.type, span = type == MOVE_SEQ ? m.n : 1u;
+    const int cut = ((type - 1u < 3u) & ((unsigned)(COL_8 - m.low) < span)) | (g->table.type == MOVE_JOKER);
     if (m.type == MOVE_JOKER) {
         g->lock = 0;
-    } else if (!g->lock && g->table.type != MOVE_PASS && m.suits == g->table.suits) {
-        g->lock = 1;
-        ev |= EV_LOCK;
+    } else {
+        /* the lock comes on when a meld follows one of the same suits */
+        const unsigned locks = (g->lock == 0) & (g->table.type != MOVE_PASS) & (m.suits == g->table.suits);
+        g->lock = (uint8_t)(g->lock | locks);
+        ev |= (int)locks * EV_LOCK;
     }
     g->table = m;
     g->owner = (uint8_t)p;
@@ -110,13 +91,39 @@ int state_apply_ex(GameState *g, Move m, int goes_out)
         clear_table(g);
         return ev | EV_CLEAR;
     }
-    int q = next_not_in(g, p, g->out | g->passed);
+    int q = state_next_not_in(g, p, g->out | g->passed);
     if (q < 0) { /* the mover went out and everyone else had passed */
         clear_table(g);
         return ev | EV_CLEAR;
     }
     g->turn = (uint8_t)q;
     return ev;
+}
+
+/* move_cards(m) for a legal meld, with fewer branches: the cells of a single or a group are
+ * its suits shifted to its column (none for the lone joker). */
+static inline Cards meld_cards(Move m)
+{
+    const unsigned sh = (m.low & 15u) * 4;
+    Cards c = (Cards)m.suits << sh;
+    if (m.type == MOVE_SEQ)
+        c = (CARDS_SUIT_LOW & ((1ULL << (4 * (m.n & 15))) - 1)) << (sh + (__builtin_ctz(m.suits | 16u) & 3));
+    if (m.jk != JK_NONE)
+        c = (c & ~(m.jk <= JOKER_BIT ? 1ULL << (m.jk - 1) : 0)) | CARDS_JOKER;
+    return c;
+}
+
+int state_apply_meld(GameState *g, Move m)
+{
+    const Cards used = meld_cards(m);
+    return apply_meld(g, m, used, !(g->hand[g->turn] & ~used));
+}
+
+int state_apply_ex(GameState *g, Move m, int goes_out)
+{
+    if (m.type == MOVE_PASS)
+        return state_apply(g, m); /* the pass path (inline in state.h) */
+    return apply_meld(g, m, move_cards(m), goes_out);
 }
 
 void state_finish_stalemate(GameState *g, Rng *rng)

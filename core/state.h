@@ -46,9 +46,42 @@ enum {
 /* Sets up play: hands after the exchange, seat order, and the first player. */
 void state_init(GameState *g, const Cards hand[NPLAYERS], const uint8_t seat[NPLAYERS], int first);
 
+/* The internals state_apply() inlines or calls: a meld (out of line), clearing the table after
+ * everyone passed, the first player after p in seat order not in the skip mask (-1 if none). */
+int state_apply_meld(GameState *g, Move m);
+int state_apply_clear(GameState *g);
+static inline int state_next_not_in(const GameState *g, int p, unsigned skip)
+{
+    static const uint8_t NEXT[NPLAYERS] = {1, 2, 3, 4, 0};
+    int s = g->seat_of[p];
+    for (int i = 0; i < NPLAYERS; i++) {
+        s = NEXT[s];
+        int q = g->seat[s];
+        if (!((skip >> q) & 1))
+            return q;
+    }
+    return -1;
+}
+
 /* Applies m for g->turn. m must be legal (movegen_is_legal); an illegal submission from a
- * peer is applied as a pass by the caller. Returns EV_* flags. */
-int state_apply(GameState *g, Move m);
+ * peer is applied as a pass by the caller. Returns EV_* flags. A pass, the most common move
+ * of all, is applied inline. */
+static inline int state_apply(GameState *g, Move m)
+{
+    if (m.type != MOVE_PASS)
+        return state_apply_meld(g, m);
+    const int p = g->turn;
+    g->passed |= (uint8_t)(1u << p);
+    if (++g->npass >= STALEMATE_PASSES) {
+        g->over = 1;
+        return EV_STALEMATE | EV_OVER;
+    }
+    if (__builtin_popcount(g->passed) >= NPLAYERS - g->nout)
+        return state_apply_clear(g);
+    g->turn = (uint8_t)state_next_not_in(g, p, g->out | g->passed);
+    return 0;
+}
+
 /* The same when the hands are not all known (a client mirroring the public state): whether
  * the mover has no cards left after m is given instead of read from its hand. */
 int state_apply_ex(GameState *g, Move m, int goes_out);

@@ -48,28 +48,45 @@ void infoset_to_state(const InfoSet *v, const Cards hand[NPLAYERS], GameState *g
     memcpy(g->order, v->order, sizeof g->order);
 }
 
+/* Card k of the shuffle: swaps a uniformly drawn card of deck[k..52] into place k. */
+static inline Cards deal_draw(uint8_t deck[53], int k, Rng *rng)
+{
+    int j = k + (int)rng_below(rng, (uint32_t)(53 - k));
+    uint8_t c = deck[j];
+    deck[j] = deck[k];
+    return 1ULL << c;
+}
+
 void game_deal(const uint8_t seat[NPLAYERS], int dealer, Rng *rng, Cards hand[NPLAYERS])
 {
     /* A Fisher-Yates shuffle of the 53 cards, dealt one at a time around the seats starting
-     * at the dealer's seat: card k goes to seat (dealer seat + k) mod 5. */
+     * at the dealer's seat: card k goes to seat (dealer seat + k) mod 5, that is to the k mod 5-th
+     * hand counted from the dealer's (five cards a round, the hands in registers). */
     static const uint8_t DECK[53] = {4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                                      22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
                                      40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, JOKER_BIT};
+    _Static_assert(NPLAYERS == 5, "five cards a round");
     uint8_t deck[53];
     memcpy(deck, DECK, sizeof deck);
     int ds = 0;
     for (int s = 0; s < NPLAYERS; s++)
         if (seat[s] == dealer)
             ds = s;
-    Cards h[NPLAYERS] = {0};
-    for (int k = 0; k < 53; k++) {
-        int j = k + (int)rng_below(rng, (uint32_t)(53 - k));
-        uint8_t c = deck[j];
-        deck[j] = deck[k];
-        h[(ds + k) % NPLAYERS] |= 1ULL << c;
+    Cards h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0;
+    int k = 0;
+    for (; k < 50; k += 5) {
+        h0 |= deal_draw(deck, k, rng);
+        h1 |= deal_draw(deck, k + 1, rng);
+        h2 |= deal_draw(deck, k + 2, rng);
+        h3 |= deal_draw(deck, k + 3, rng);
+        h4 |= deal_draw(deck, k + 4, rng);
     }
-    for (int s = 0; s < NPLAYERS; s++)
-        hand[seat[s]] = h[s];
+    h0 |= deal_draw(deck, k, rng);
+    h1 |= deal_draw(deck, k + 1, rng);
+    h2 |= deal_draw(deck, k + 2, rng);
+    const Cards h[NPLAYERS] = {h0, h1, h2, h3, h4};
+    for (int i = 0; i < NPLAYERS; i++)
+        hand[seat[(ds + i) % NPLAYERS]] = h[i];
 }
 
 int game_player_of_class(const int8_t cls[NPLAYERS], int c)

@@ -393,6 +393,24 @@ static void test_same_seed_same_games(void **state)
     assert_true(a != c);
 }
 
+/* The games of a seed, pinned: every move of these matches (hashed in order with the mover)
+ * as the engine played them before it was made faster (commit 09225c2). Random players pick
+ * generated moves by index, so the pin covers the move order too; the policy player covers
+ * the scoring of the shipped weights. */
+static void test_games_pinned(void **state)
+{
+    (void)state;
+    const char *randoms[5] = {"random", "random", "random", "random", "random"};
+    const char *mixed[5] = {"policy", "simple", "random", "policy", "simple"};
+    long moves = 0, m2 = 0;
+    uint64_t a = run_random_match(2026, 2000, randoms, &moves);
+    uint64_t b = run_random_match(2027, 300, mixed, &m2);
+    assert_int_equal(moves, 243260);
+    assert_int_equal(m2, 24927);
+    assert_true(a == 0x7277e4900074f9daULL);
+    assert_true(b == 0xc27d7a3905ee4634ULL);
+}
+
 static void test_simple_beats_random(void **state)
 {
     (void)state;
@@ -417,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_seats_do_change),
         cmocka_unit_test(test_properties_10000_games),
         cmocka_unit_test(test_same_seed_same_games),
+        cmocka_unit_test(test_games_pinned),
         cmocka_unit_test(test_simple_beats_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
