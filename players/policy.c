@@ -385,10 +385,17 @@ static double after_sum(const double *w, Cards h, int rev)
     return s;
 }
 
+/* The hand's own AFTER terms in the current order: term[col] for each rank held, and their sum
+ * (with the joker's), which a move's AFTER sum corrects for the ranks it takes from. */
+typedef struct AfterBase {
+    double term[16], sum;
+} AfterBase;
+
 /* The score of one move: its features but AFTER, plus the hand's AFTER sum corrected for the
- * ranks the move takes from (term: each rank's AFTER term; base_after: their sum). */
+ * ranks the move takes from. Every kind of move; most singles and groups are scored the
+ * faster way below. */
 static inline __attribute__((always_inline)) double score_move(const PolicyCtx *c, Move m, const double *w,
-                                                               const double *term, double base_after)
+                                                               const AfterBase *ab)
 {
     const double *wa = w + PF_AFTER;
     MoveInfo mi;
@@ -397,7 +404,7 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
     double s = sk.sum;
     if (mi.rev_after != c->rev) /* a revolution: the hand left is valued in the new order */
         return s + after_sum(w, mi.after, mi.rev_after) + w[melds_feature(c, mi.after, mi.rev_after)];
-    double a = base_after;
+    double a = ab->sum;
     int beaten = c->mbeat, kept = c->mkeep;
     const Cards used = c->hand & ~mi.after;
     for (Cards x = used & CARDS_NATURAL; x;) {
@@ -405,7 +412,7 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
         Cards colbits = x & CARDS_COL(col);
         x &= ~colbits;
         const int had = col_count(c, col), left = had - cards_count(colbits);
-        a -= term[col];
+        a -= ab->term[col];
         const int on = left != 0;
         a += wa[((strength(col, c->rev) - 1) * 4 + left - 1) & -on] * (double)on;
         /* the rank leaves its MELDS count, and what is left of it joins one */
@@ -418,47 +425,169 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
     return s + a + w[melds_index(c->lead, beaten, kept)];
 }
 
-/* score_move for a move whose type is the constant t: each kind of move gets its own copy of
- * the scorer, with the tests on the kind folded away. */
-#define SCORE_AS(t, m) score_move(c, (Move){(t), (m).n, (m).low, (m).suits, (m).jk, {0, 0, 0}}, w, term, base_after)
+/* ---------------------------------------------------------------- singles and groups, by lookups
+ *
+ * Singles and groups of two or three are nine moves in ten. Their features depend on the
+ * move's kind, rank and size, on whether the joker is in it, and (the lock) on its suits: each
+ * is a lookup, in a row of the weights this decision reads or in a small table of weights
+ * built once per decision (MeldTab), at an index that takes a few instructions. Moves that take
+ * a card of a run (RUNS and SEQBRK change), groups of four (a revolution) and the other kinds
+ * are scored by score_move.
+ *
+ * The scores are score_move's, the very same doubles (a test holds them bit for bit):
+ * floating-point addition is not associative, so the terms are added one by one in
+ * base_features' order, and an off feature adds what the sink adds, w[0] * 0 (x plus a zero is
+ * x unless x is a zero itself, and those zeros keep their signs). */
 
-static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, const double *w, const Move *mv,
-                                                              int n, double *score)
+/* Classes by lookup: a strength above the table (GAP 1..4, from s - table + 16), the unseen
+ * answers to a move (BEATERS: 0, 1, 2, 3-5, 6+), the cards left (EIGHT: 0, 1, 2, 3-4, 5+). */
+static const uint8_t GAP_CLASS[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      0, 0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+static const uint8_t ANSWER_CLASS[64] = {0, 1, 2, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+                                         4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+                                         4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+static const uint8_t MIN3[16] = {0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+
+typedef struct MeldTab {
+    AfterBase ab;
+    const double *w, *shape, *plan, *threat; /* this decision's rows */
+    double z;           /* what an off feature adds (EMIT_IF): w[0] * 0 */
+    double runs;        /* RUNS of the hand as it stands: a move off the runs leaves them whole */
+    double pass;        /* following: the score of passing */
+    double brk[4];      /* BREAK by the cards of the rank left (0: off) */
+    double eight[4];    /* [n]: an 8-cut of n cards; [0]: off */
+    double jokeruse[2], strongest[2], lock[2], unbeat[2][2]; /* [on]; unbeat [group][on] */
+    int top;            /* STRONGEST from this strength on (16: no natural held) */
+    int table_s;        /* 16 minus the strength of the meld on the table */
+    int ctrl;           /* control cards held, the joker counted */
+    int jkun;           /* the joker is unseen */
+} MeldTab;
+
+static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const PolicyCtx *c, const double *w,
+                                                             const int lead)
 {
+    static const uint8_t RUNS[16] = {0, 0, 0, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+    const double z = w[0] * (double)0;
+    t->w = w;
+    t->z = z;
+    t->shape = w + PF_SHAPE + (lead * 6 + c->phase) * 11 * 16;
+    t->plan = w + PF_PLAN + lead * 11 * 4;
+    t->threat = w + PF_THREAT + (lead * 4 + c->oppmin) * 5;
+    t->runs = w[PF_RUNS + lead * 4 + RUNS[cards_count(c->seqable) & 15]];
+    t->brk[0] = t->eight[0] = t->jokeruse[0] = t->strongest[0] = t->lock[0] = t->unbeat[0][0] = t->unbeat[1][0] = z;
+    for (int k = 1; k <= 3; k++) {
+        t->brk[k] = w[PF_BREAK + lead * 3 + k - 1];
+        t->eight[k] = w[PF_EIGHT + left_class(c->ncards - k)];
+    }
+    t->unbeat[0][1] = w[PF_UNBEAT + lead * 4];
+    t->unbeat[1][1] = w[PF_UNBEAT + lead * 4 + 1];
+    t->jokeruse[1] = w[PF_JOKERUSE + lead];
+    t->strongest[1] = w[PF_STRONGEST + c->phase];
+    t->lock[1] = lead || c->lock ? z : w[PF_LOCK];
+    t->jkun = (int)((c->unseen >> JOKER_BIT) & 1);
+    t->top = c->top ? c->top : 16;
+    t->table_s = 16 - move_strength(c->table, c->rev);
+    t->ctrl = cards_count(c->control) + (int)((c->hand >> JOKER_BIT) & 1);
     const double *wa = w + PF_AFTER;
-    /* the hand's own AFTER sum, and each rank's term, in the current order */
-    double term[16], base_after = 0;
+    t->ab.sum = 0;
     for (Cards x = nonzero_cols(c->counts); x; x &= x - 1) {
         int col = cards_lowest_bit(x) >> 2;
-        term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
-        base_after += term[col];
+        t->ab.term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
+        t->ab.sum += t->ab.term[col];
     }
     if (c->hand & CARDS_JOKER)
-        base_after += wa[13 * 4];
-    for (int i = 0; i < n; i++) {
-        const Move m = mv[i];
-        switch (m.type) {
-        case MOVE_PASS: score[i] = SCORE_AS(MOVE_PASS, m); break;
-        case MOVE_SINGLE: score[i] = SCORE_AS(MOVE_SINGLE, m); break;
-        case MOVE_GROUP: score[i] = SCORE_AS(MOVE_GROUP, m); break;
-        case MOVE_SEQ: score[i] = SCORE_AS(MOVE_SEQ, m); break;
-        default: score[i] = score_move(c, m, w, term, base_after); break;
-        }
+        t->ab.sum += wa[13 * 4];
+    if (!lead) { /* passing keeps the hand: base_features' terms of a pass, its AFTER sum, its MELDS */
+        double sum = 0;
+        sum += t->shape[0];
+        sum += t->runs;
+        sum += t->plan[min_int(c->ncols, 10) * 4 + MIN3[t->ctrl & 15]];
+        sum += w[PF_PASS + c->phase * 4 + kind_class(c->table)];
+        sum += t->threat[4];
+        sum += w[PF_PASSX + c->others_passed * 4 + c->owner_class];
+        t->pass = sum + t->ab.sum + w[melds_index(0, c->mbeat, c->mkeep)];
     }
 }
 
-void policy_scores(const PolicyWeights *pw, const PolicyCtx *cp, const Move *mv, int n, double *score)
+/* The score of a single or group (type, a constant) of n cards of column col, nat of them
+ * naturals, jk the joker: base_features' terms in their order, then AFTER and MELDS as
+ * score_move adds them. */
+static inline __attribute__((always_inline)) double meld_score(const PolicyCtx *c, const MeldTab *t, Move m,
+                                                               Cards nat, int jk, const int type, const int lead)
 {
-    PolicyCtx ctx = *cp; /* a local copy: the stores to score[] cannot touch it */
-    if (ctx.lead) { /* leading and following get their own copies too */
-        ctx.lead = 1;
-        scores_in(&ctx, pw->play, mv, n, score);
-    } else {
-        ctx.lead = 0;
-        scores_in(&ctx, pw->play, mv, n, score);
+    const double *w = t->w;
+    const int group = type == MOVE_GROUP, col = m.low & 15, n = m.n & 3, shift = 4 * col;
+    const int s = strength(col, c->rev), had = (int)((c->counts >> shift) & 15);
+    const int left = had - (n - jk), on = left != 0;
+    double sum = 0;
+    sum += t->shape[n * 16 + s]; /* SHAPE: the kind of a single or group is its size */
+    sum += t->runs;
+    sum += t->brk[left & 3];
+    sum += t->plan[min_int(c->ncols - jk - !on, 10) * 4 + MIN3[(t->ctrl - cards_count(c->control & nat) - jk) & 15]];
+    if (group)
+        sum += t->jokeruse[jk];
+    else
+        sum += t->z;
+    sum += t->strongest[s >= t->top];
+    const int eight = col == COL_8;
+    sum += t->eight[n & -eight];
+    sum += t->lock[m.suits == c->table.suits];
+    const Cards range = movegen_range(col, c->rev);
+    {
+        int unbeaten;
+        if (group)
+            unbeaten = !(c->beat[n] & range) & !(t->jkun & ((c->beat[n - 1] & range) != 0));
+        else
+            unbeaten = !(c->unseen & range) & !t->jkun;
+        sum += t->unbeat[group][eight | unbeaten];
+        const int answers = cards_count((group ? c->beat[n] : c->unseen & CARDS_NATURAL) & range) + t->jkun;
+        sum += w[PF_BEATERS + group * 5 + ANSWER_CLASS[answers & 63]];
+    }
+    sum += lead ? t->z : w[PF_GAP + group * 4 + GAP_CLASS[(s + t->table_s) & 31]];
+    sum += t->threat[strength_class(s)];
+    /* AFTER and MELDS: the rank leaves the hand's sums, what is left of it joins them */
+    double a = t->ab.sum;
+    a -= t->ab.term[col];
+    a += w[PF_AFTER + (((s - 1) * 4 + left - 1) & -on)] * (double)on; /* off: w[PF_AFTER] * 0 */
+    if (jk)
+        a -= w[PF_AFTER + 13 * 4];
+    const int most = (int)((c->beatable >> shift) & 15), was = had <= most, now = on & (left <= most);
+    const int beaten = c->mbeat + now - was, kept = c->mkeep + on - now - (1 - was);
+    return sum + a + w[melds_index(lead, beaten, kept)];
+}
+
+static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, const double *w, const Move *mv,
+                                                              int n, double *restrict score, const int lead)
+{
+    MeldTab t;
+    meld_tab(&t, c, w, lead);
+    for (int i = 0; i < n; i++) {
+        const Move m = mv[i];
+        const unsigned col = m.low, suits = m.suits;
+        const Cards cells = (Cards)(suits & 15) << (4 * (col & 15));
+        const int well = (col - 1u < 13u) & (suits <= 15) & !(cells & c->seqable);
+        double v;
+        if (!lead && m.type == MOVE_PASS)
+            v = t.pass;
+        else if (m.type == MOVE_SINGLE && well & (m.jk == JK_NONE) & (suits != 0) & !(suits & (suits - 1)))
+            v = meld_score(c, &t, m, cells, 0, MOVE_SINGLE, lead);
+        else if (m.type == MOVE_GROUP && well & (m.n - 2u <= 1u) & (cards_count(suits) == m.n) &
+                                             ((m.jk == JK_NONE) | ((m.jk - 1u < JOKER_BIT) && ((cells >> (m.jk - 1)) & 1))))
+            v = meld_score(c, &t, m, m.jk == JK_NONE ? cells : cells & ~(1ULL << (m.jk - 1)), m.jk != JK_NONE,
+                           MOVE_GROUP, lead);
+        else
+            v = score_move(c, m, w, &t.ab);
+        score[i] = v;
     }
 }
-#undef SCORE_AS
+
+void policy_scores(const PolicyWeights *pw, const PolicyCtx *c, const Move *mv, int n, double *score)
+{
+    if (c->lead) /* leading and following get their own copies */
+        scores_in(c, pw->play, mv, n, score, 1);
+    else
+        scores_in(c, pw->play, mv, n, score, 0);
+}
 
 /* ---------------------------------------------------------------- the exchange */
 
