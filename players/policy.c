@@ -648,35 +648,56 @@ int policy_gifts(Cards hand, int n, Cards *out)
 
 /* ---------------------------------------------------------------- choosing */
 
-/* 2^y for y <= 0, to about 1e-4 relative: 2^floor(y) from the exponent bits (floor(y) read
- * from the low mantissa bits of floor(y) + 1.5 * 2^52), 2^f by a cubic. Branch-free, so the
- * loop over the moves vectorizes; y is clamped at -1022 (2^-1022 stands in for 0). */
-static inline double fast_exp2(double y)
+typedef double D4 __attribute__((vector_size(32))); /* four doubles (GCC/Clang vector extensions) */
+typedef int64_t Q4 __attribute__((vector_size(32)));
+
+/* 2^y for y <= 0, to about 1e-4 relative, for four numbers at once: 2^floor(y) from the
+ * exponent bits (floor(y) read from the low mantissa bits of floor(y) + 1.5 * 2^52), 2^f by a
+ * cubic. y is clamped at -1022 (2^-1022 stands in for 0). floor(y) is the nearest integer,
+ * (y + 1.5 * 2^52) - 1.5 * 2^52 (exact for |y| < 2^51), less one where that is above y: the
+ * same number as floor's, so the same weights as computed one at a time before (but +0 for a
+ * -0, which changes nothing). */
+static inline D4 fast_exp2_4(D4 y)
 {
-    y = y < -1022.0 ? -1022.0 : y;
-    const double fl = __builtin_floor(y), f = y - fl;
-    const double p = 1.0 + f * (0.6958777 + f * (0.2251538 + f * 0.0789685));
-    uint64_t t, v;
-    const double shifted = fl + 6755399441055744.0;
-    memcpy(&t, &shifted, sizeof t);
-    v = (t + 1023) << 52;
-    double d;
-    memcpy(&d, &v, sizeof d);
-    return d * p;
+    const D4 magic = {6755399441055744.0, 6755399441055744.0, 6755399441055744.0, 6755399441055744.0};
+    const D4 one = {1.0, 1.0, 1.0, 1.0}, lowest = {-1022.0, -1022.0, -1022.0, -1022.0};
+    const Q4 low = y < lowest;
+    y = (D4)(((Q4)y & ~low) | ((Q4)lowest & low));
+    const D4 r = (y + magic) - magic;
+    const D4 fl = r - (D4)((Q4)one & (r > y)), f = y - fl;
+    const D4 p = 1.0 + f * (0.6958777 + f * (0.2251538 + f * 0.0789685));
+    const Q4 v = ((Q4)(fl + magic) + 1023) << 52;
+    return (D4)v * p;
 }
 
-/* Index of a draw from the softmax of s[0..n) at temperature temp (> 0). */
+/* Index of a draw from the softmax of s[0..n) at temperature temp (> 0); s holds n + 3
+ * numbers (softmax_pad). Four at a time: the maximum, the weights 2^x and their sum, added in
+ * order (the lanes past n weigh +0, which changes no sum of positive numbers). */
 static int softmax_draw(const double *s, int n, double temp, Rng *rng)
 {
-    double mx = s[0];
-    for (int i = 1; i < n; i++)
-        mx = s[i] > mx ? s[i] : mx;
-    double e[MOVEGEN_MAX], sum = 0;
+    D4 m4;
+    memcpy(&m4, s, sizeof m4);
+    for (int i = 4; i < n; i += 4) {
+        D4 y;
+        memcpy(&y, s + i, sizeof y);
+        m4 = (D4)(((Q4)y & (y > m4)) | ((Q4)m4 & ~(y > m4)));
+    }
+    double mx = m4[0];
+    for (int j = 1; j < 4; j++)
+        mx = m4[j] > mx ? m4[j] : mx;
+    double e[MOVEGEN_MAX + 3], sum = 0;
     const double k = 1.4426950408889634 / temp;
-    for (int i = 0; i < n; i++)
-        e[i] = fast_exp2((s[i] - mx) * k);
-    for (int i = 0; i < n; i++)
-        sum += e[i];
+    for (int i = 0; i < n; i += 4) {
+        const Q4 lane = {i, i + 1, i + 2, i + 3};
+        D4 y;
+        memcpy(&y, s + i, sizeof y);
+        y = (D4)((Q4)fast_exp2_4((y - mx) * k) & (lane < n));
+        memcpy(e + i, &y, sizeof y);
+        sum += y[0];
+        sum += y[1];
+        sum += y[2];
+        sum += y[3];
+    }
     double r = rng_double(rng) * sum;
     for (int i = 0; i < n - 1; i++) {
         r -= e[i];
@@ -684,6 +705,13 @@ static int softmax_draw(const double *s, int n, double temp, Rng *rng)
             return i;
     }
     return n - 1;
+}
+
+/* Fills s[n..n+3) for softmax_draw with s[0] (which changes no maximum). */
+static inline void softmax_pad(double *s, int n)
+{
+    for (int j = 0; j < 3; j++)
+        s[n + j] = s[0];
 }
 
 static int argmax(const double *s, int n)
@@ -699,9 +727,12 @@ int policy_pick(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int 
 {
     if (n <= 1)
         return 0;
-    double s[MOVEGEN_MAX];
+    double s[MOVEGEN_MAX + 3];
     policy_scores(w, c, mv, n, s);
-    return temp > 0 ? softmax_draw(s, n, temp, rng) : argmax(s, n);
+    if (temp <= 0)
+        return argmax(s, n);
+    softmax_pad(s, n);
+    return softmax_draw(s, n, temp, rng);
 }
 
 void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double *p)
@@ -719,13 +750,16 @@ void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, in
 Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, Rng *rng)
 {
     Cards cand[128];
-    double s[128];
+    double s[128 + 3];
     int k = policy_gifts(hand, n, cand);
     if (k == 0)
         return cards_weakest(hand, n);
     for (int i = 0; i < k; i++)
         s[i] = policy_exch_score(w, hand, cand[i]);
-    return cand[temp > 0 ? softmax_draw(s, k, temp, rng) : argmax(s, k)];
+    if (temp <= 0)
+        return cand[argmax(s, k)];
+    softmax_pad(s, k);
+    return cand[softmax_draw(s, k, temp, rng)];
 }
 
 long policy_playout(const PolicyWeights *w, GameState *g, Rng *rng, double temp)
