@@ -84,8 +84,16 @@ static inline int col_count(const PolicyCtx *c, int col) { return (int)((c->coun
 
 /* The classes below are sums of comparisons, not chains of branches: the classified numbers
  * change from move to move, and mispredicted branches cost more than the whole sum. */
-static inline int phase_of(int n) { return (n >= 2) + (n >= 3) + (n >= 4) + (n >= 6) + (n >= 9); }
-static inline int count_class(int n) { return (n >= 2) + (n >= 3) + (n >= 5); }
+static inline int phase_of(int n)
+{
+    static const uint8_t CLASS[16] = {0, 0, 1, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5}; /* 1, 2, 3, 4-5, 6-8, 9+ */
+    return CLASS[n < 15 ? n : 15];
+}
+static inline int count_class(int n)
+{
+    static const uint8_t CLASS[8] = {0, 0, 1, 2, 2, 3, 3, 3}; /* 1, 2, 3-4, 5+ */
+    return CLASS[n < 7 ? n : 7];
+}
 static inline int strength_class(int s)
 {
     static const uint8_t CLASS[16] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3};
@@ -124,8 +132,9 @@ static inline Cards above_bottom(Cards b) { return ((0 - (b & (0 - b))) << 1) & 
 /* ---------------------------------------------------------------- the situation */
 
 /* me, owner, passed, out: the public facts of who may still answer the meld on the table. */
-static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev, int lock, int oppmin_cards, int me,
-                     int owner, int passed, int out, int owner_cards)
+static inline __attribute__((always_inline)) void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table,
+                                                             int rev, int lock, int oppmin_cards, int me, int owner,
+                                                             int passed, int out, int owner_cards)
 {
     c->hand = hand;
     c->unseen = CARDS_ALL & ~hand & ~played;
@@ -177,10 +186,11 @@ static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev
 void policy_ctx_state(PolicyCtx *c, const GameState *g)
 {
     const int p = g->turn;
-    int oppmin = 99;
     const int skip = g->out | 1 << p;
-    for (int q = 0; q < NPLAYERS; q++) /* branch-free: who is still in changes all the time */
-        oppmin = min_int(oppmin, cards_count(g->hand[q]) + ((skip >> q) & 1) * 128);
+    int n[NPLAYERS]; /* branch-free: who is still in changes all the time */
+    for (int q = 0; q < NPLAYERS; q++)
+        n[q] = cards_count(g->hand[q]) + ((skip >> q) & 1) * 128;
+    const int oppmin = min_int(min_int(min_int(n[0], n[1]), min_int(n[2], n[3])), n[4]);
     ctx_fill(c, g->hand[p], g->played, g->table, g->rev, g->lock, oppmin, p, g->owner, g->passed, g->out,
              cards_count(g->hand[g->owner]));
 }
