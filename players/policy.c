@@ -467,6 +467,7 @@ typedef struct MeldTab {
     double brk[4];      /* BREAK by the cards of the rank left (0: off) */
     double eight[4];    /* [n]: an 8-cut of n cards; [0]: off */
     double jokeruse[2], strongest[2], lock[2], unbeat[2][2]; /* [on]; unbeat [group][on] */
+    Cards unbeaten1;    /* bit 4c: no unseen card beats a single of column c (or it is an 8) */
     int top;            /* STRONGEST from this strength on (16: no natural held) */
     int table_s;        /* 16 minus the strength of the meld on the table */
     int ctrl;           /* control cards held, the joker counted */
@@ -495,6 +496,10 @@ static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const Pol
     t->strongest[1] = w[PF_STRONGEST + c->phase];
     t->lock[1] = lead || c->lock ? z : w[PF_LOCK];
     t->jkun = (int)((c->unseen >> JOKER_BIT) & 1);
+    /* a single is unbeaten when the unseen hold no joker and no natural of a stronger column:
+     * it is of the strongest unseen column or above (the weakest or below in a revolution) */
+    const Cards cols = c->rev ? above_bottom(c->beat[1]) : below_top(c->beat[1]);
+    t->unbeaten1 = ((~cols & -(Cards)!t->jkun) | CARDS_COL(COL_8)) & CARDS_SUIT_LOW;
     t->top = c->top ? c->top : 16;
     t->table_s = 16 - move_strength(c->table, c->rev);
     t->ctrl = cards_count(c->control) + (int)((c->hand >> JOKER_BIT) & 1);
@@ -519,53 +524,50 @@ static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const Pol
     }
 }
 
-/* The score of a single or group (type, a constant) of n cards of column col, nat of them
- * naturals, jk the joker: base_features' terms in their order, then AFTER and MELDS as
- * score_move adds them. */
+/* The score of a single or group (type, a constant) of n cards of column col (1..13), ctl of
+ * them control cards, jk the joker in place of a natural: base_features' terms in their
+ * order, then AFTER and MELDS as score_move adds them. */
 static inline __attribute__((always_inline)) double meld_score(const PolicyCtx *c, const MeldTab *t, Move m,
-                                                               Cards nat, int jk, const int type, const int lead)
+                                                               int col, int n, int ctl, int jk, const int type,
+                                                               const int lead)
 {
     const double *w = t->w;
-    const int group = type == MOVE_GROUP, col = m.low & 15, n = m.n & 3, shift = 4 * col;
+    const int group = type == MOVE_GROUP, shift = 4 * col;
     const int s = strength(col, c->rev), had = (int)((c->counts >> shift) & 15);
     const int left = had - (n - jk), on = left != 0;
     double sum = 0;
     sum += t->shape[n * 16 + s]; /* SHAPE: the kind of a single or group is its size */
     sum += t->runs;
     sum += t->brk[left & 3];
-    sum += t->plan[min_int(c->ncols - jk - !on, 10) * 4 + MIN3[(t->ctrl - cards_count(c->control & nat) - jk) & 15]];
-    if (group)
-        sum += t->jokeruse[jk];
-    else
-        sum += t->z;
+    sum += t->plan[min_int(c->ncols - jk - !on, 10) * 4 + MIN3[(t->ctrl - ctl - jk) & 15]];
+    sum += group ? t->jokeruse[jk] : t->z;
     sum += t->strongest[s >= t->top];
     const int eight = col == COL_8;
     sum += t->eight[n & -eight];
-    sum += t->lock[m.suits == c->table.suits];
+    sum += lead ? t->z : t->lock[m.suits == c->table.suits];
     const Cards range = movegen_range(col, c->rev);
-    {
-        int unbeaten;
-        if (group)
-            unbeaten = !(c->beat[n] & range) & !(t->jkun & ((c->beat[n - 1] & range) != 0));
-        else
-            unbeaten = !(c->unseen & range) & !t->jkun;
-        sum += t->unbeat[group][eight | unbeaten];
-        const int answers = cards_count((group ? c->beat[n] : c->unseen & CARDS_NATURAL) & range) + t->jkun;
-        sum += w[PF_BEATERS + group * 5 + ANSWER_CLASS[answers & 63]];
-    }
+    if (group) {
+        const int unbeaten = !(c->beat[n] & range) & !(t->jkun & ((c->beat[n - 1] & range) != 0));
+        sum += t->unbeat[1][eight | unbeaten];
+    } else
+        sum += t->unbeat[0][(t->unbeaten1 >> shift) & 1];
+    const int answers = cards_count((group ? c->beat[n] : c->unseen & CARDS_NATURAL) & range) + t->jkun;
+    sum += w[PF_BEATERS + group * 5 + ANSWER_CLASS[answers & 63]];
     sum += lead ? t->z : w[PF_GAP + group * 4 + GAP_CLASS[(s + t->table_s) & 31]];
     sum += t->threat[strength_class(s)];
     /* AFTER and MELDS: the rank leaves the hand's sums, what is left of it joins them */
     double a = t->ab.sum;
     a -= t->ab.term[col];
     a += w[PF_AFTER + (((s - 1) * 4 + left - 1) & -on)] * (double)on; /* off: w[PF_AFTER] * 0 */
-    if (jk)
+    if (group && jk)
         a -= w[PF_AFTER + 13 * 4];
     const int most = (int)((c->beatable >> shift) & 15), was = had <= most, now = on & (left <= most);
     const int beaten = c->mbeat + now - was, kept = c->mkeep + on - now - (1 - was);
     return sum + a + w[melds_index(lead, beaten, kept)];
 }
 
+/* Legal singles and groups of 2-3 cards go to meld_score unless they take a card of a run;
+ * the checks keep every index in range for any move. */
 static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, const double *w, const Move *mv,
                                                               int n, double *restrict score, const int lead)
 {
@@ -573,19 +575,18 @@ static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, 
     meld_tab(&t, c, w, lead);
     for (int i = 0; i < n; i++) {
         const Move m = mv[i];
-        const unsigned col = m.low, suits = m.suits;
-        const Cards cells = (Cards)(suits & 15) << (4 * (col & 15));
-        const int well = (col - 1u < 13u) & (suits <= 15) & !(cells & c->seqable);
+        const int col = m.low & 15;
+        const Cards cells = (Cards)(m.suits & 15) << (4 * col);
+        const int fits = (col - 1u < 13u) & !(cells & c->seqable);
         double v;
         if (!lead && m.type == MOVE_PASS)
             v = t.pass;
-        else if (m.type == MOVE_SINGLE && well & (m.jk == JK_NONE) & (suits != 0) & !(suits & (suits - 1)))
-            v = meld_score(c, &t, m, cells, 0, MOVE_SINGLE, lead);
-        else if (m.type == MOVE_GROUP && well & (m.n - 2u <= 1u) & (cards_count(suits) == m.n) &
-                                             ((m.jk == JK_NONE) | ((m.jk - 1u < JOKER_BIT) && ((cells >> (m.jk - 1)) & 1))))
-            v = meld_score(c, &t, m, m.jk == JK_NONE ? cells : cells & ~(1ULL << (m.jk - 1)), m.jk != JK_NONE,
-                           MOVE_GROUP, lead);
-        else
+        else if (m.type == MOVE_SINGLE && fits & (m.jk == JK_NONE))
+            v = meld_score(c, &t, m, col, 1, cards_count(c->control & cells), 0, MOVE_SINGLE, lead);
+        else if (m.type == MOVE_GROUP && fits & (m.n - 2u <= 1u) & (m.jk <= JOKER_BIT)) {
+            const Cards nat = m.jk == JK_NONE ? cells : cells & ~(1ULL << (m.jk - 1));
+            v = meld_score(c, &t, m, col, m.n, cards_count(c->control & nat), m.jk != JK_NONE, MOVE_GROUP, lead);
+        } else
             v = score_move(c, m, w, &t.ab);
         score[i] = v;
     }
