@@ -667,9 +667,11 @@ typedef int64_t Q4 __attribute__((vector_size(32)));
  * cubic. y is clamped at -1022 (2^-1022 stands in for 0). floor(y) is the nearest integer,
  * (y + 1.5 * 2^52) - 1.5 * 2^52 (exact for |y| < 2^51), less one where that is above y: the
  * same number as floor's, so the same weights as computed one at a time before (but +0 for a
- * -0, which changes nothing). */
-static inline D4 fast_exp2_4(D4 y)
+ * -0, which changes nothing). In place: a vector argument or result would change the calling
+ * convention of a build without AVX (GCC warns). */
+static inline void fast_exp2_4(D4 *py)
 {
+    D4 y = *py;
     const D4 magic = {6755399441055744.0, 6755399441055744.0, 6755399441055744.0, 6755399441055744.0};
     const D4 one = {1.0, 1.0, 1.0, 1.0}, lowest = {-1022.0, -1022.0, -1022.0, -1022.0};
     const Q4 low = y < lowest;
@@ -678,7 +680,7 @@ static inline D4 fast_exp2_4(D4 y)
     const D4 fl = r - (D4)((Q4)one & (r > y)), f = y - fl;
     const D4 p = 1.0 + f * (0.6958777 + f * (0.2251538 + f * 0.0789685));
     const Q4 v = ((Q4)(fl + magic) + 1023) << 52;
-    return (D4)v * p;
+    *py = (D4)v * p;
 }
 
 /* Index of a draw from the softmax of s[0..n) at temperature temp (> 0); s holds n + 3
@@ -702,7 +704,9 @@ static int softmax_draw(const double *s, int n, double temp, Rng *rng)
         const Q4 lane = {i, i + 1, i + 2, i + 3};
         D4 y;
         memcpy(&y, s + i, sizeof y);
-        y = (D4)((Q4)fast_exp2_4((y - mx) * k) & (lane < n));
+        y = (y - mx) * k;
+        fast_exp2_4(&y);
+        y = (D4)((Q4)y & (lane < n));
         memcpy(e + i, &y, sizeof y);
         sum += y[0];
         sum += y[1];
