@@ -155,13 +155,11 @@ static inline __attribute__((always_inline)) void ctx_fill(PolicyCtx *c, Cards h
     for (int k = 1; k <= 4; k++)
         c->beat[k] = movegen_cols_at_least(uc, k);
     /* control: my naturals above the strongest unseen natural (in the current order) */
-    Cards un = c->unseen & CARDS_NATURAL;
-    if (!un)
-        c->control = nat;
-    else if (!rev)
-        c->control = nat & ~((2ULL << cards_highest_bit(un)) - 1);
-    else
-        c->control = nat & ((1ULL << cards_lowest_bit(un)) - 1);
+    /* without a branch: no unseen natural leaves them all (the naturals start at bit 4; bit 63
+     * stands for "none" in a revolution) */
+    const Cards un = c->unseen & CARDS_NATURAL;
+    const Cards above = ~((2ULL << cards_highest_bit(un | 1)) - 1), below = (1ULL << cards_lowest_bit(un | 1ULL << 63)) - 1;
+    c->control = nat & (rev ? below : above);
     /* which groups of the hand could be beaten: n cards of column c are when the unseen hold n
      * of one stronger column, or n - 1 and the joker (a lone joker beats every single). So the
      * most that can be beaten (nibble c of beatable) is the most unseen cards of one stronger
@@ -494,7 +492,8 @@ static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const Pol
     t->unbeat[1][1] = w[PF_UNBEAT + lead * 4 + 1];
     t->jokeruse[1] = w[PF_JOKERUSE + lead];
     t->strongest[1] = w[PF_STRONGEST + c->phase];
-    t->lock[1] = lead || c->lock ? z : w[PF_LOCK];
+    const double lock[2] = {w[PF_LOCK], z}; /* locked already: no lock made */
+    t->lock[1] = lead ? z : lock[c->lock != 0];
     t->jkun = (int)((c->unseen >> JOKER_BIT) & 1);
     /* a single is unbeaten when the unseen hold no joker and no natural of a stronger column:
      * it is of the strongest unseen column or above (the weakest or below in a revolution) */
@@ -510,8 +509,7 @@ static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const Pol
         t->ab.term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
         t->ab.sum += t->ab.term[col];
     }
-    if (c->hand & CARDS_JOKER)
-        t->ab.sum += wa[13 * 4];
+    t->ab.sum += c->hand & CARDS_JOKER ? wa[13 * 4] : -0.0; /* x + -0 is x: a select, not a branch */
     if (!lead) { /* passing keeps the hand: base_features' terms of a pass, its AFTER sum, its MELDS */
         double sum = 0;
         sum += t->shape[0];
@@ -581,9 +579,12 @@ static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, 
         double v;
         if (!lead && m.type == MOVE_PASS)
             v = t.pass;
-        else if (m.type == MOVE_SINGLE && fits & (m.jk == JK_NONE))
-            v = meld_score(c, &t, m, col, 1, cards_count(c->control & cells), 0, MOVE_SINGLE, lead);
-        else if (m.type == MOVE_GROUP && fits & (m.n - 2u <= 1u) & (m.jk <= JOKER_BIT)) {
+        else if (m.type == MOVE_SINGLE) {
+            if (__builtin_expect(fits & (m.jk == JK_NONE), 1))
+                v = meld_score(c, &t, m, col, 1, cards_count(c->control & cells), 0, MOVE_SINGLE, lead);
+            else
+                v = score_move(c, m, w, &t.ab);
+        } else if (m.type == MOVE_GROUP && fits & (m.n - 2u <= 1u) & (m.jk <= JOKER_BIT)) {
             const Cards nat = m.jk == JK_NONE ? cells : cells & ~(1ULL << (m.jk - 1));
             v = meld_score(c, &t, m, col, m.n, cards_count(c->control & nat), m.jk != JK_NONE, MOVE_GROUP, lead);
         } else
