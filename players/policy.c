@@ -84,8 +84,16 @@ static inline int col_count(const PolicyCtx *c, int col) { return (int)((c->coun
 
 /* The classes below are sums of comparisons, not chains of branches: the classified numbers
  * change from move to move, and mispredicted branches cost more than the whole sum. */
-static inline int phase_of(int n) { return (n >= 2) + (n >= 3) + (n >= 4) + (n >= 6) + (n >= 9); }
-static inline int count_class(int n) { return (n >= 2) + (n >= 3) + (n >= 5); }
+static inline int phase_of(int n)
+{
+    static const uint8_t CLASS[16] = {0, 0, 1, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5}; /* 1, 2, 3, 4-5, 6-8, 9+ */
+    return CLASS[n < 15 ? n : 15];
+}
+static inline int count_class(int n)
+{
+    static const uint8_t CLASS[8] = {0, 0, 1, 2, 2, 3, 3, 3}; /* 1, 2, 3-4, 5+ */
+    return CLASS[n < 7 ? n : 7];
+}
 static inline int strength_class(int s)
 {
     static const uint8_t CLASS[16] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3};
@@ -124,8 +132,9 @@ static inline Cards above_bottom(Cards b) { return ((0 - (b & (0 - b))) << 1) & 
 /* ---------------------------------------------------------------- the situation */
 
 /* me, owner, passed, out: the public facts of who may still answer the meld on the table. */
-static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev, int lock, int oppmin_cards, int me,
-                     int owner, int passed, int out, int owner_cards)
+static inline __attribute__((always_inline)) void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table,
+                                                             int rev, int lock, int oppmin_cards, int me, int owner,
+                                                             int passed, int out, int owner_cards)
 {
     c->hand = hand;
     c->unseen = CARDS_ALL & ~hand & ~played;
@@ -146,13 +155,11 @@ static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev
     for (int k = 1; k <= 4; k++)
         c->beat[k] = movegen_cols_at_least(uc, k);
     /* control: my naturals above the strongest unseen natural (in the current order) */
-    Cards un = c->unseen & CARDS_NATURAL;
-    if (!un)
-        c->control = nat;
-    else if (!rev)
-        c->control = nat & ~((2ULL << cards_highest_bit(un)) - 1);
-    else
-        c->control = nat & ((1ULL << cards_lowest_bit(un)) - 1);
+    /* without a branch: no unseen natural leaves them all (the naturals start at bit 4; bit 63
+     * stands for "none" in a revolution) */
+    const Cards un = c->unseen & CARDS_NATURAL;
+    const Cards above = ~((2ULL << cards_highest_bit(un | 1)) - 1), below = (1ULL << cards_lowest_bit(un | 1ULL << 63)) - 1;
+    c->control = nat & (rev ? below : above);
     /* which groups of the hand could be beaten: n cards of column c are when the unseen hold n
      * of one stronger column, or n - 1 and the joker (a lone joker beats every single). So the
      * most that can be beaten (nibble c of beatable) is the most unseen cards of one stronger
@@ -177,10 +184,11 @@ static void ctx_fill(PolicyCtx *c, Cards hand, Cards played, Move table, int rev
 void policy_ctx_state(PolicyCtx *c, const GameState *g)
 {
     const int p = g->turn;
-    int oppmin = 99;
     const int skip = g->out | 1 << p;
-    for (int q = 0; q < NPLAYERS; q++) /* branch-free: who is still in changes all the time */
-        oppmin = min_int(oppmin, cards_count(g->hand[q]) + ((skip >> q) & 1) * 128);
+    int n[NPLAYERS]; /* branch-free: who is still in changes all the time */
+    for (int q = 0; q < NPLAYERS; q++)
+        n[q] = cards_count(g->hand[q]) + ((skip >> q) & 1) * 128;
+    const int oppmin = min_int(min_int(min_int(n[0], n[1]), min_int(n[2], n[3])), n[4]);
     ctx_fill(c, g->hand[p], g->played, g->table, g->rev, g->lock, oppmin, p, g->owner, g->passed, g->out,
              cards_count(g->hand[g->owner]));
 }
@@ -385,10 +393,17 @@ static double after_sum(const double *w, Cards h, int rev)
     return s;
 }
 
+/* The hand's own AFTER terms in the current order: term[col] for each rank held, and their sum
+ * (with the joker's), which a move's AFTER sum corrects for the ranks it takes from. */
+typedef struct AfterBase {
+    double term[16], sum;
+} AfterBase;
+
 /* The score of one move: its features but AFTER, plus the hand's AFTER sum corrected for the
- * ranks the move takes from (term: each rank's AFTER term; base_after: their sum). */
+ * ranks the move takes from. Every kind of move; most singles and groups are scored the
+ * faster way below. */
 static inline __attribute__((always_inline)) double score_move(const PolicyCtx *c, Move m, const double *w,
-                                                               const double *term, double base_after)
+                                                               const AfterBase *ab)
 {
     const double *wa = w + PF_AFTER;
     MoveInfo mi;
@@ -397,7 +412,7 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
     double s = sk.sum;
     if (mi.rev_after != c->rev) /* a revolution: the hand left is valued in the new order */
         return s + after_sum(w, mi.after, mi.rev_after) + w[melds_feature(c, mi.after, mi.rev_after)];
-    double a = base_after;
+    double a = ab->sum;
     int beaten = c->mbeat, kept = c->mkeep;
     const Cards used = c->hand & ~mi.after;
     for (Cards x = used & CARDS_NATURAL; x;) {
@@ -405,7 +420,7 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
         Cards colbits = x & CARDS_COL(col);
         x &= ~colbits;
         const int had = col_count(c, col), left = had - cards_count(colbits);
-        a -= term[col];
+        a -= ab->term[col];
         const int on = left != 0;
         a += wa[((strength(col, c->rev) - 1) * 4 + left - 1) & -on] * (double)on;
         /* the rank leaves its MELDS count, and what is left of it joins one */
@@ -418,47 +433,173 @@ static inline __attribute__((always_inline)) double score_move(const PolicyCtx *
     return s + a + w[melds_index(c->lead, beaten, kept)];
 }
 
-/* score_move for a move whose type is the constant t: each kind of move gets its own copy of
- * the scorer, with the tests on the kind folded away. */
-#define SCORE_AS(t, m) score_move(c, (Move){(t), (m).n, (m).low, (m).suits, (m).jk, {0, 0, 0}}, w, term, base_after)
+/* ---------------------------------------------------------------- singles and groups, by lookups
+ *
+ * Singles and groups of two or three are nine moves in ten. Their features depend on the
+ * move's kind, rank and size, on whether the joker is in it, and (the lock) on its suits: each
+ * is a lookup, in a row of the weights this decision reads or in a small table of weights
+ * built once per decision (MeldTab), at an index that takes a few instructions. Moves that take
+ * a card of a run (RUNS and SEQBRK change), groups of four (a revolution) and the other kinds
+ * are scored by score_move.
+ *
+ * The scores are score_move's, the very same doubles (a test holds them bit for bit):
+ * floating-point addition is not associative, so the terms are added one by one in
+ * base_features' order, and an off feature adds what the sink adds, w[0] * 0 (x plus a zero is
+ * x unless x is a zero itself, and those zeros keep their signs). */
 
-static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, const double *w, const Move *mv,
-                                                              int n, double *score)
+/* Classes by lookup: a strength above the table (GAP 1..4, from s - table + 16), the unseen
+ * answers to a move (BEATERS: 0, 1, 2, 3-5, 6+), the cards left (EIGHT: 0, 1, 2, 3-4, 5+). */
+static const uint8_t GAP_CLASS[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      0, 0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+static const uint8_t ANSWER_CLASS[64] = {0, 1, 2, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+                                         4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+                                         4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+static const uint8_t MIN3[16] = {0, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+
+typedef struct MeldTab {
+    AfterBase ab;
+    const double *w, *shape, *plan, *threat; /* this decision's rows */
+    double z;           /* what an off feature adds (EMIT_IF): w[0] * 0 */
+    double runs;        /* RUNS of the hand as it stands: a move off the runs leaves them whole */
+    double pass;        /* following: the score of passing */
+    double brk[4];      /* BREAK by the cards of the rank left (0: off) */
+    double eight[4];    /* [n]: an 8-cut of n cards; [0]: off */
+    double jokeruse[2], strongest[2], lock[2], unbeat[2][2]; /* [on]; unbeat [group][on] */
+    Cards unbeaten1;    /* bit 4c: no unseen card beats a single of column c (or it is an 8) */
+    int top;            /* STRONGEST from this strength on (16: no natural held) */
+    int table_s;        /* 16 minus the strength of the meld on the table */
+    int ctrl;           /* control cards held, the joker counted */
+    int jkun;           /* the joker is unseen */
+} MeldTab;
+
+static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const PolicyCtx *c, const double *w,
+                                                             const int lead)
 {
+    static const uint8_t RUNS[16] = {0, 0, 0, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+    const double z = w[0] * (double)0;
+    t->w = w;
+    t->z = z;
+    t->shape = w + PF_SHAPE + (lead * 6 + c->phase) * 11 * 16;
+    t->plan = w + PF_PLAN + lead * 11 * 4;
+    t->threat = w + PF_THREAT + (lead * 4 + c->oppmin) * 5;
+    t->runs = w[PF_RUNS + lead * 4 + RUNS[cards_count(c->seqable) & 15]];
+    t->brk[0] = t->eight[0] = t->jokeruse[0] = t->strongest[0] = t->lock[0] = t->unbeat[0][0] = t->unbeat[1][0] = z;
+    for (int k = 1; k <= 3; k++) {
+        t->brk[k] = w[PF_BREAK + lead * 3 + k - 1];
+        t->eight[k] = w[PF_EIGHT + left_class(c->ncards - k)];
+    }
+    t->unbeat[0][1] = w[PF_UNBEAT + lead * 4];
+    t->unbeat[1][1] = w[PF_UNBEAT + lead * 4 + 1];
+    t->jokeruse[1] = w[PF_JOKERUSE + lead];
+    t->strongest[1] = w[PF_STRONGEST + c->phase];
+    const double lock[2] = {w[PF_LOCK], z}; /* locked already: no lock made */
+    t->lock[1] = lead ? z : lock[c->lock != 0];
+    t->jkun = (int)((c->unseen >> JOKER_BIT) & 1);
+    /* a single is unbeaten when the unseen hold no joker and no natural of a stronger column:
+     * it is of the strongest unseen column or above (the weakest or below in a revolution) */
+    const Cards cols = c->rev ? above_bottom(c->beat[1]) : below_top(c->beat[1]);
+    t->unbeaten1 = ((~cols & -(Cards)!t->jkun) | CARDS_COL(COL_8)) & CARDS_SUIT_LOW;
+    t->top = c->top ? c->top : 16;
+    t->table_s = 16 - move_strength(c->table, c->rev);
+    t->ctrl = cards_count(c->control) + (int)((c->hand >> JOKER_BIT) & 1);
     const double *wa = w + PF_AFTER;
-    /* the hand's own AFTER sum, and each rank's term, in the current order */
-    double term[16], base_after = 0;
+    t->ab.sum = 0;
     for (Cards x = nonzero_cols(c->counts); x; x &= x - 1) {
         int col = cards_lowest_bit(x) >> 2;
-        term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
-        base_after += term[col];
+        t->ab.term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
+        t->ab.sum += t->ab.term[col];
     }
-    if (c->hand & CARDS_JOKER)
-        base_after += wa[13 * 4];
-    for (int i = 0; i < n; i++) {
-        const Move m = mv[i];
-        switch (m.type) {
-        case MOVE_PASS: score[i] = SCORE_AS(MOVE_PASS, m); break;
-        case MOVE_SINGLE: score[i] = SCORE_AS(MOVE_SINGLE, m); break;
-        case MOVE_GROUP: score[i] = SCORE_AS(MOVE_GROUP, m); break;
-        case MOVE_SEQ: score[i] = SCORE_AS(MOVE_SEQ, m); break;
-        default: score[i] = score_move(c, m, w, term, base_after); break;
-        }
+    t->ab.sum += c->hand & CARDS_JOKER ? wa[13 * 4] : -0.0; /* x + -0 is x: a select, not a branch */
+    if (!lead) { /* passing keeps the hand: base_features' terms of a pass, its AFTER sum, its MELDS */
+        double sum = 0;
+        sum += t->shape[0];
+        sum += t->runs;
+        sum += t->plan[min_int(c->ncols, 10) * 4 + MIN3[t->ctrl & 15]];
+        sum += w[PF_PASS + c->phase * 4 + kind_class(c->table)];
+        sum += t->threat[4];
+        sum += w[PF_PASSX + c->others_passed * 4 + c->owner_class];
+        t->pass = sum + t->ab.sum + w[melds_index(0, c->mbeat, c->mkeep)];
     }
 }
 
-void policy_scores(const PolicyWeights *pw, const PolicyCtx *cp, const Move *mv, int n, double *score)
+/* The score of a single or group (type, a constant) of n cards of column col (1..13), ctl of
+ * them control cards, jk the joker in place of a natural: base_features' terms in their
+ * order, then AFTER and MELDS as score_move adds them. */
+static inline __attribute__((always_inline)) double meld_score(const PolicyCtx *c, const MeldTab *t, Move m,
+                                                               int col, int n, int ctl, int jk, const int type,
+                                                               const int lead)
 {
-    PolicyCtx ctx = *cp; /* a local copy: the stores to score[] cannot touch it */
-    if (ctx.lead) { /* leading and following get their own copies too */
-        ctx.lead = 1;
-        scores_in(&ctx, pw->play, mv, n, score);
-    } else {
-        ctx.lead = 0;
-        scores_in(&ctx, pw->play, mv, n, score);
+    const double *w = t->w;
+    const int group = type == MOVE_GROUP, shift = 4 * col;
+    const int s = strength(col, c->rev), had = (int)((c->counts >> shift) & 15);
+    const int left = had - (n - jk), on = left != 0;
+    double sum = 0;
+    sum += t->shape[n * 16 + s]; /* SHAPE: the kind of a single or group is its size */
+    sum += t->runs;
+    sum += t->brk[left & 3];
+    sum += t->plan[min_int(c->ncols - jk - !on, 10) * 4 + MIN3[(t->ctrl - ctl - jk) & 15]];
+    sum += group ? t->jokeruse[jk] : t->z;
+    sum += t->strongest[s >= t->top];
+    const int eight = col == COL_8;
+    sum += t->eight[n & -eight];
+    sum += lead ? t->z : t->lock[m.suits == c->table.suits];
+    const Cards range = movegen_range(col, c->rev);
+    if (group) {
+        const int unbeaten = !(c->beat[n] & range) & !(t->jkun & ((c->beat[n - 1] & range) != 0));
+        sum += t->unbeat[1][eight | unbeaten];
+    } else
+        sum += t->unbeat[0][(t->unbeaten1 >> shift) & 1];
+    const int answers = cards_count((group ? c->beat[n] : c->unseen & CARDS_NATURAL) & range) + t->jkun;
+    sum += w[PF_BEATERS + group * 5 + ANSWER_CLASS[answers & 63]];
+    sum += lead ? t->z : w[PF_GAP + group * 4 + GAP_CLASS[(s + t->table_s) & 31]];
+    sum += t->threat[strength_class(s)];
+    /* AFTER and MELDS: the rank leaves the hand's sums, what is left of it joins them */
+    double a = t->ab.sum;
+    a -= t->ab.term[col];
+    a += w[PF_AFTER + (((s - 1) * 4 + left - 1) & -on)] * (double)on; /* off: w[PF_AFTER] * 0 */
+    if (group && jk)
+        a -= w[PF_AFTER + 13 * 4];
+    const int most = (int)((c->beatable >> shift) & 15), was = had <= most, now = on & (left <= most);
+    const int beaten = c->mbeat + now - was, kept = c->mkeep + on - now - (1 - was);
+    return sum + a + w[melds_index(lead, beaten, kept)];
+}
+
+/* Legal singles and groups of 2-3 cards go to meld_score unless they take a card of a run;
+ * the checks keep every index in range for any move. */
+static inline __attribute__((always_inline)) void scores_in(const PolicyCtx *c, const double *w, const Move *mv,
+                                                              int n, double *restrict score, const int lead)
+{
+    MeldTab t;
+    meld_tab(&t, c, w, lead);
+    for (int i = 0; i < n; i++) {
+        const Move m = mv[i];
+        const int col = m.low & 15;
+        const Cards cells = (Cards)(m.suits & 15) << (4 * col);
+        const int fits = (col - 1u < 13u) & !(cells & c->seqable);
+        double v;
+        if (!lead && m.type == MOVE_PASS)
+            v = t.pass;
+        else if (m.type == MOVE_SINGLE) {
+            if (__builtin_expect(fits & (m.jk == JK_NONE), 1))
+                v = meld_score(c, &t, m, col, 1, cards_count(c->control & cells), 0, MOVE_SINGLE, lead);
+            else
+                v = score_move(c, m, w, &t.ab);
+        } else if (m.type == MOVE_GROUP && fits & (m.n - 2u <= 1u) & (m.jk <= JOKER_BIT)) {
+            const Cards nat = m.jk == JK_NONE ? cells : cells & ~(1ULL << (m.jk - 1));
+            v = meld_score(c, &t, m, col, m.n, cards_count(c->control & nat), m.jk != JK_NONE, MOVE_GROUP, lead);
+        } else
+            v = score_move(c, m, w, &t.ab);
+        score[i] = v;
     }
 }
-#undef SCORE_AS
+
+void policy_scores(const PolicyWeights *pw, const PolicyCtx *c, const Move *mv, int n, double *score)
+{
+    if (c->lead) /* leading and following get their own copies */
+        scores_in(c, pw->play, mv, n, score, 1);
+    else
+        scores_in(c, pw->play, mv, n, score, 0);
+}
 
 /* ---------------------------------------------------------------- the exchange */
 
@@ -519,35 +660,60 @@ int policy_gifts(Cards hand, int n, Cards *out)
 
 /* ---------------------------------------------------------------- choosing */
 
-/* 2^y for y <= 0, to about 1e-4 relative: 2^floor(y) from the exponent bits (floor(y) read
- * from the low mantissa bits of floor(y) + 1.5 * 2^52), 2^f by a cubic. Branch-free, so the
- * loop over the moves vectorizes; y is clamped at -1022 (2^-1022 stands in for 0). */
-static inline double fast_exp2(double y)
+typedef double D4 __attribute__((vector_size(32))); /* four doubles (GCC/Clang vector extensions) */
+typedef int64_t Q4 __attribute__((vector_size(32)));
+
+/* 2^y for y <= 0, to about 1e-4 relative, for four numbers at once: 2^floor(y) from the
+ * exponent bits (floor(y) read from the low mantissa bits of floor(y) + 1.5 * 2^52), 2^f by a
+ * cubic. y is clamped at -1022 (2^-1022 stands in for 0). floor(y) is the nearest integer,
+ * (y + 1.5 * 2^52) - 1.5 * 2^52 (exact for |y| < 2^51), less one where that is above y: the
+ * same number as floor's, so the same weights as computed one at a time before (but +0 for a
+ * -0, which changes nothing). In place: a vector argument or result would change the calling
+ * convention of a build without AVX (GCC warns). */
+static inline void fast_exp2_4(D4 *py)
 {
-    y = y < -1022.0 ? -1022.0 : y;
-    const double fl = __builtin_floor(y), f = y - fl;
-    const double p = 1.0 + f * (0.6958777 + f * (0.2251538 + f * 0.0789685));
-    uint64_t t, v;
-    const double shifted = fl + 6755399441055744.0;
-    memcpy(&t, &shifted, sizeof t);
-    v = (t + 1023) << 52;
-    double d;
-    memcpy(&d, &v, sizeof d);
-    return d * p;
+    D4 y = *py;
+    const D4 magic = {6755399441055744.0, 6755399441055744.0, 6755399441055744.0, 6755399441055744.0};
+    const D4 one = {1.0, 1.0, 1.0, 1.0}, lowest = {-1022.0, -1022.0, -1022.0, -1022.0};
+    const Q4 low = y < lowest;
+    y = (D4)(((Q4)y & ~low) | ((Q4)lowest & low));
+    const D4 r = (y + magic) - magic;
+    const D4 fl = r - (D4)((Q4)one & (r > y)), f = y - fl;
+    const D4 p = 1.0 + f * (0.6958777 + f * (0.2251538 + f * 0.0789685));
+    const Q4 v = ((Q4)(fl + magic) + 1023) << 52;
+    *py = (D4)v * p;
 }
 
-/* Index of a draw from the softmax of s[0..n) at temperature temp (> 0). */
+/* Index of a draw from the softmax of s[0..n) at temperature temp (> 0); s holds n + 3
+ * numbers (softmax_pad). Four at a time: the maximum, the weights 2^x and their sum, added in
+ * order (the lanes past n weigh +0, which changes no sum of positive numbers). */
 static int softmax_draw(const double *s, int n, double temp, Rng *rng)
 {
-    double mx = s[0];
-    for (int i = 1; i < n; i++)
-        mx = s[i] > mx ? s[i] : mx;
-    double e[MOVEGEN_MAX], sum = 0;
+    D4 m4;
+    memcpy(&m4, s, sizeof m4);
+    for (int i = 4; i < n; i += 4) {
+        D4 y;
+        memcpy(&y, s + i, sizeof y);
+        m4 = (D4)(((Q4)y & (y > m4)) | ((Q4)m4 & ~(y > m4)));
+    }
+    double mx = m4[0];
+    for (int j = 1; j < 4; j++)
+        mx = m4[j] > mx ? m4[j] : mx;
+    double e[MOVEGEN_MAX + 3], sum = 0;
     const double k = 1.4426950408889634 / temp;
-    for (int i = 0; i < n; i++)
-        e[i] = fast_exp2((s[i] - mx) * k);
-    for (int i = 0; i < n; i++)
-        sum += e[i];
+    for (int i = 0; i < n; i += 4) {
+        const Q4 lane = {i, i + 1, i + 2, i + 3};
+        D4 y;
+        memcpy(&y, s + i, sizeof y);
+        y = (y - mx) * k;
+        fast_exp2_4(&y);
+        y = (D4)((Q4)y & (lane < n));
+        memcpy(e + i, &y, sizeof y);
+        sum += y[0];
+        sum += y[1];
+        sum += y[2];
+        sum += y[3];
+    }
     double r = rng_double(rng) * sum;
     for (int i = 0; i < n - 1; i++) {
         r -= e[i];
@@ -555,6 +721,13 @@ static int softmax_draw(const double *s, int n, double temp, Rng *rng)
             return i;
     }
     return n - 1;
+}
+
+/* Fills s[n..n+3) for softmax_draw with s[0] (which changes no maximum). */
+static inline void softmax_pad(double *s, int n)
+{
+    for (int j = 0; j < 3; j++)
+        s[n + j] = s[0];
 }
 
 static int argmax(const double *s, int n)
@@ -570,9 +743,12 @@ int policy_pick(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int 
 {
     if (n <= 1)
         return 0;
-    double s[MOVEGEN_MAX];
+    double s[MOVEGEN_MAX + 3];
     policy_scores(w, c, mv, n, s);
-    return temp > 0 ? softmax_draw(s, n, temp, rng) : argmax(s, n);
+    if (temp <= 0)
+        return argmax(s, n);
+    softmax_pad(s, n);
+    return softmax_draw(s, n, temp, rng);
 }
 
 void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double *p)
@@ -590,13 +766,16 @@ void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, in
 Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, Rng *rng)
 {
     Cards cand[128];
-    double s[128];
+    double s[128 + 3];
     int k = policy_gifts(hand, n, cand);
     if (k == 0)
         return cards_weakest(hand, n);
     for (int i = 0; i < k; i++)
         s[i] = policy_exch_score(w, hand, cand[i]);
-    return cand[temp > 0 ? softmax_draw(s, k, temp, rng) : argmax(s, k)];
+    if (temp <= 0)
+        return cand[argmax(s, k)];
+    softmax_pad(s, k);
+    return cand[softmax_draw(s, k, temp, rng)];
 }
 
 long policy_playout(const PolicyWeights *w, GameState *g, Rng *rng, double temp)

@@ -70,6 +70,135 @@ static void test_scores_match_features(void **state)
         fail_msg("only %ld revolution moves scored", revolutions);
 }
 
+/* FNV-1a over the bits of every score policy_scores gives in n games from seed, where each
+ * move is the best one under weights w or a random one. */
+static uint64_t scores_fingerprint(const PolicyWeights *w, uint64_t seed, int n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    Rng r = rng_seed(seed);
+    for (int gi = 0; gi < n; gi++) {
+        Cards hand[5];
+        uint8_t seat[5] = {0, 1, 2, 3, 4};
+        game_deal(seat, gi % 5, &r, hand);
+        GameState g;
+        state_init(&g, hand, seat, game_first_player(hand));
+        Move mv[MOVEGEN_MAX];
+        double sc[MOVEGEN_MAX];
+        while (!g.over) {
+            int k = state_moves(&g, mv);
+            PolicyCtx c;
+            policy_ctx_state(&c, &g);
+            policy_scores(w, &c, mv, k, sc);
+            for (int i = 0; i < k; i++) {
+                uint64_t b;
+                memcpy(&b, &sc[i], sizeof b);
+                h = (h ^ b) * 1099511628211ULL;
+            }
+            /* the best move or a random one: the games depend on the scores only (not on the
+             * softmax's 2^x, which a compiler may contract into other roundings) */
+            const int pick = rng_below(&r, 2) ? policy_pick(w, &c, mv, k, 0, &r) : (int)rng_below(&r, (uint32_t)k);
+            if (state_apply(&g, mv[pick]) & EV_STALEMATE)
+                state_finish_stalemate(&g, &r);
+        }
+    }
+    return h;
+}
+
+/* The scores are the very same doubles as those of the scorer before issue 23 (so games with
+ * the same weights replay bit for bit): a faster scorer may add the same terms in the same
+ * order only. The reference fingerprints were recorded with that scorer. Random weights with
+ * exact zeros of both signs (an off feature must add nothing, whatever the signs), and the
+ * built-in weights when they are still the ones the fingerprint was recorded with. */
+static void test_scores_bits_unchanged(void **state)
+{
+    enum { GAMES = 2000 };
+    const uint64_t RECORDED_RANDOM = 0x8b19de9719832a6bULL, RECORDED_WEIGHTS = 0xb220b03a723fc562ULL,
+                   RECORDED_BUILTIN = 0xd55513f57eb1a89cULL;
+    (void)state;
+    static PolicyWeights w;
+    random_weights(&w, 11);
+    Rng r = rng_seed(12);
+    for (int i = 0; i < POLICY_NPLAY; i++) {
+        const uint32_t u = rng_below(&r, 8);
+        w.play[i] = u == 0 ? 0.0 : u == 1 ? -0.0 : w.play[i];
+    }
+    w.play[0] = -0.0; /* the weight an off feature reads (times 0) */
+    const uint64_t fp = scores_fingerprint(&w, 13, GAMES);
+    if (fp != RECORDED_RANDOM)
+        fail_msg("random weights: scores fingerprint %016llx, recorded %016llx", (unsigned long long)fp,
+                 (unsigned long long)RECORDED_RANDOM);
+    char err[256];
+    const PolicyWeights *b = policy_builtin(err, sizeof err);
+    assert_non_null(b);
+    uint64_t wh = 1469598103934665603ULL;
+    for (int i = 0; i < POLICY_NPLAY; i++) {
+        uint64_t x;
+        memcpy(&x, &b->play[i], sizeof x);
+        wh = (wh ^ x) * 1099511628211ULL;
+    }
+    if (wh != RECORDED_WEIGHTS) {
+        printf("[   NOTE   ] the built-in weights changed (%016llx): their fingerprint not checked\n",
+               (unsigned long long)wh);
+        return;
+    }
+    const uint64_t fb = scores_fingerprint(b, 14, GAMES);
+    if (fb != RECORDED_BUILTIN)
+        fail_msg("built-in weights: scores fingerprint %016llx, recorded %016llx", (unsigned long long)fb,
+                 (unsigned long long)RECORDED_BUILTIN);
+}
+
+/* FNV-1a over the moves policy_pick draws (softmax at temperatures 1 and 0.6) in n games of
+ * self-play from seed, and over gifts drawn from each dealt hand. */
+static uint64_t draws_fingerprint(const PolicyWeights *w, uint64_t seed, int n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    Rng r = rng_seed(seed);
+    for (int gi = 0; gi < n; gi++) {
+        Cards hand[5];
+        uint8_t seat[5] = {0, 1, 2, 3, 4};
+        game_deal(seat, gi % 5, &r, hand);
+        for (int p = 0; p < 2; p++)
+            h = (h ^ policy_pick_gift(w, hand[p], p + 1, 1.0, &r)) * 1099511628211ULL;
+        GameState g;
+        state_init(&g, hand, seat, game_first_player(hand));
+        Move mv[MOVEGEN_MAX];
+        while (!g.over) {
+            int k = state_moves(&g, mv), pick = 0;
+            if (k > 1) {
+                PolicyCtx c;
+                policy_ctx_state(&c, &g);
+                pick = policy_pick(w, &c, mv, k, g.turn & 1 ? 0.6 : 1.0, &r);
+                h = (h ^ (uint64_t)pick) * 1099511628211ULL;
+            }
+            if (state_apply(&g, mv[pick]) & EV_STALEMATE)
+                state_finish_stalemate(&g, &r);
+        }
+    }
+    return h;
+}
+
+/* The softmax draws are the same as before issue 23 (the weights 2^x computed four at a time
+ * must be the same numbers, summed in the same order): the reference was recorded then. */
+static void test_draws_unchanged(void **state)
+{
+    enum { GAMES = 2000 };
+    const uint64_t RECORDED_RANDOM = 0x6c7c9d1fb34f8ac0ULL, RECORDED_BUILTIN = 0xab71335a1720c21aULL;
+    (void)state;
+    static PolicyWeights w;
+    random_weights(&w, 15);
+    const uint64_t fp = draws_fingerprint(&w, 16, GAMES);
+    if (fp != RECORDED_RANDOM)
+        fail_msg("random weights: draws fingerprint %016llx, recorded %016llx", (unsigned long long)fp,
+                 (unsigned long long)RECORDED_RANDOM);
+    char err[256];
+    const PolicyWeights *b = policy_builtin(err, sizeof err);
+    assert_non_null(b);
+    const uint64_t fb = draws_fingerprint(b, 17, GAMES);
+    if (fb != RECORDED_BUILTIN)
+        fail_msg("built-in weights: draws fingerprint %016llx, recorded %016llx", (unsigned long long)fb,
+                 (unsigned long long)RECORDED_BUILTIN);
+}
+
 /* The MELDS feature of passing (the hand as it stands) for the mover holding `hand` when the
  * cards it cannot see are exactly `unseen`; beaten and kept decoded from its index. */
 static void melds_of(const char *hand, const char *unseen, int rev, int *beaten, int *kept)
@@ -360,6 +489,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scores_match_features),
+        cmocka_unit_test(test_scores_bits_unchanged),
+        cmocka_unit_test(test_draws_unchanged),
         cmocka_unit_test(test_melds_feature),
         cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_training),
