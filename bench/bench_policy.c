@@ -2,7 +2,15 @@
  * built-in weights (the fastest public engine: 27,000-34,000 with its linear policy; goal
  * >= 100,000), the exact two-player solve on the two-player positions of blaux5 (all 839
  * with the table kept, as FujiGokoro's book is: 8 µs and 134 nodes there; the first of each
- * game: 59 µs and 972 nodes; goals <= 4 µs and <= 30 µs), and the sure-win test. */
+ * game: 59 µs and 972 nodes; goals <= 4 µs and <= 30 µs), and the sure-win test.
+ *
+ * `bench_policy --fixed` does a fixed amount of the same work untimed, for instruction counts
+ * that repeat whatever the machine's load (2,000 playouts; each endgame list solved once):
+ *   valgrind --tool=callgrind build/bench/bench_policy --fixed
+ *   callgrind_annotate --inclusive=yes callgrind.out.PID | grep -E 'playout_batch|fixed_solve'
+ * and prints the plies played and a hash of every solve's result and node count, so two builds
+ * can be checked to do the same. */
+#include <inttypes.h>
 #include <string.h>
 
 #include "analysis/games.h"
@@ -17,7 +25,7 @@ typedef struct Playouts {
     long plies;
 } Playouts;
 
-static long playout_batch(void *arg)
+static __attribute__((noinline)) long playout_batch(void *arg)
 {
     Playouts *p = arg;
     for (int k = 0; k < 200; k++) {
@@ -84,8 +92,29 @@ static void bench_solve(const char *name, const Positions *pos, const int *idx, 
     printf("%-44s %12.1f nodes/position, %ld of %d undecided\n", "", (double)nodes / n, undecided, n);
 }
 
-int main(void)
+/* --fixed: solves positions idx[0..n) once, the table fresh; prints nodes and a hash. */
+static __attribute__((noinline)) void fixed_solve(const char *name, const Positions *pos, const int *idx, int n,
+                                                  EndgameTT *tt)
 {
+    long nodes = 0;
+    uint64_t h = 0;
+    endgame_tt_clear(tt);
+    for (int i = 0; i < n; i++) {
+        long k;
+        int r = endgame_solve2(&pos->g[idx ? idx[i] : i], 100000000, tt, NULL, &k);
+        nodes += k;
+        h = rng_mix64(h ^ (uint64_t)(r + 2) ^ ((uint64_t)k << 8));
+    }
+    printf("%s: %d positions, %ld nodes; results hash %016" PRIx64 "\n", name, n, nodes, h);
+}
+
+int main(int argc, char **argv)
+{
+    const int fixed = argc == 2 && !strcmp(argv[1], "--fixed");
+    if (argc > 1 && !fixed) {
+        fprintf(stderr, "usage: bench_policy [--fixed]\n");
+        return 2;
+    }
     char err[256];
     const PolicyWeights *w = policy_builtin(err, sizeof err);
     if (!w) {
@@ -95,8 +124,14 @@ int main(void)
     static Playouts p;
     p.w = w;
     p.rng = rng_seed(3);
-    double rate = bench_best_rate(playout_batch, &p, 5, 0.4);
-    bench_report("policy_playouts_fresh_deal_builtin_weights", rate, "playouts/s");
+    if (fixed) {
+        for (int k = 0; k < 10; k++)
+            playout_batch(&p);
+        printf("playout_batch: 2000 playouts, %ld plies\n", p.plies);
+    } else {
+        double rate = bench_best_rate(playout_batch, &p, 5, 0.4);
+        bench_report("policy_playouts_fresh_deal_builtin_weights", rate, "playouts/s");
+    }
 
     const char *path = bench_shared("data/blaux5.kifu");
     if (!path) {
@@ -114,6 +149,12 @@ int main(void)
     if (endgame_tt_init(&tt, 20)) {
         fprintf(stderr, "bench_policy: out of memory\n");
         return 1;
+    }
+    if (fixed) {
+        fixed_solve("fixed_solve all", &pos, NULL, pos.n, &tt);
+        fixed_solve("fixed_solve first_of_each_game", &pos, pos.first, pos.nfirst, &tt);
+        endgame_tt_free(&tt);
+        return 0;
     }
     bench_report("endgame2_blaux5_positions", pos.n, "positions");
     bench_solve("endgame2_blaux5_all_table_kept", &pos, NULL, pos.n, 100000000, &tt, 5);
