@@ -78,16 +78,13 @@ int store_error_rates(Store *s, StoredErrRate **out, int *n, char *err, size_t e
         goto out;
     }
     while (sqlite3_step(st) == SQLITE_ROW && *n < 100000) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            StoredErrRate *p = realloc(*out, (size_t)cap * sizeof *p);
-            if (!p) {
-                rc = -1;
-                snprintf(err, errsz, "out of memory");
-                break;
-            }
-            *out = p;
+        StoredErrRate *p = rows_room(*out, *n, &cap, sizeof *p);
+        if (!p) {
+            rc = -1;
+            snprintf(err, errsz, "out of memory");
+            break;
         }
+        *out = p;
         StoredErrRate *r = &(*out)[(*n)++];
         memset(r, 0, sizeof *r);
         copy_text(r->player, sizeof r->player, sqlite3_column_text(st, 0));

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "record/store.h"
 
@@ -99,6 +100,19 @@ static inline void copy_text(char *dst, size_t n, const unsigned char *src)
     for (; src && k + 1 < n && src[k]; k++)
         dst[k] = (char)src[k];
     dst[k] = 0;
+}
+
+/* Room for one more row in a growing array of n rows (capacity *cap, doubling from 16):
+ * the array, moved if need be, or NULL when memory runs out (rows keeps what it held). */
+static inline void *rows_room(void *rows, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return rows;
+    const int c = *cap ? 2 * *cap : 16;
+    void *p = realloc(rows, (size_t)c * size);
+    if (p)
+        *cap = c;
+    return p;
 }
 
 /* Reads and checks the five set_players rows of set x->idx (pq bound and reset by the caller;

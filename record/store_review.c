@@ -70,16 +70,13 @@ int store_reviews(Store *s, StoredReview **out, int *n, char *err, size_t errsz)
         goto out;
     }
     while (sqlite3_step(st) == SQLITE_ROW && *n < 100000) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            StoredReview *p = realloc(*out, (size_t)cap * sizeof *p);
-            if (!p) {
-                rc = -1;
-                snprintf(err, errsz, "out of memory");
-                break;
-            }
-            *out = p;
+        StoredReview *p = rows_room(*out, *n, &cap, sizeof *p);
+        if (!p) {
+            rc = -1;
+            snprintf(err, errsz, "out of memory");
+            break;
         }
+        *out = p;
         StoredReview *r = &(*out)[(*n)++];
         memset(r, 0, sizeof *r);
         r->set = (long)sqlite3_column_int64(st, 0);

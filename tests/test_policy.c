@@ -19,6 +19,15 @@ static void random_weights(PolicyWeights *w, uint64_t seed)
         w->exch[i] = (rng_double(&r) - 0.5) * 6;
 }
 
+/* Game gi of a run of fresh deals from r (the dealer's seat rotating): the hands dealt, and
+ * play set up from them in g. */
+static void fresh_game(Rng *r, int gi, Cards hand[5], GameState *g)
+{
+    uint8_t seat[5] = {0, 1, 2, 3, 4};
+    game_deal(seat, gi % 5, r, hand);
+    state_init(g, hand, seat, game_first_player(hand));
+}
+
 static void test_scores_match_features(void **state)
 {
     (void)state;
@@ -28,10 +37,8 @@ static void test_scores_match_features(void **state)
     long moves = 0, revolutions = 0;
     for (int gi = 0; gi < 600; gi++) {
         Cards hand[5];
-        uint8_t seat[5] = {0, 1, 2, 3, 4};
-        game_deal(seat, gi % 5, &r, hand);
         GameState g;
-        state_init(&g, hand, seat, game_first_player(hand));
+        fresh_game(&r, gi, hand, &g);
         Move mv[MOVEGEN_MAX];
         double sc[MOVEGEN_MAX];
         while (!g.over) {
@@ -78,10 +85,8 @@ static uint64_t scores_fingerprint(const PolicyWeights *w, uint64_t seed, int n)
     Rng r = rng_seed(seed);
     for (int gi = 0; gi < n; gi++) {
         Cards hand[5];
-        uint8_t seat[5] = {0, 1, 2, 3, 4};
-        game_deal(seat, gi % 5, &r, hand);
         GameState g;
-        state_init(&g, hand, seat, game_first_player(hand));
+        fresh_game(&r, gi, hand, &g);
         Move mv[MOVEGEN_MAX];
         double sc[MOVEGEN_MAX];
         while (!g.over) {
@@ -155,12 +160,10 @@ static uint64_t draws_fingerprint(const PolicyWeights *w, uint64_t seed, int n)
     Rng r = rng_seed(seed);
     for (int gi = 0; gi < n; gi++) {
         Cards hand[5];
-        uint8_t seat[5] = {0, 1, 2, 3, 4};
-        game_deal(seat, gi % 5, &r, hand);
+        GameState g;
+        fresh_game(&r, gi, hand, &g);
         for (int p = 0; p < 2; p++)
             h = (h ^ policy_pick_gift(w, hand[p], p + 1, 1.0, &r)) * 1099511628211ULL;
-        GameState g;
-        state_init(&g, hand, seat, game_first_player(hand));
         Move mv[MOVEGEN_MAX];
         while (!g.over) {
             int k = state_moves(&g, mv), pick = 0;
