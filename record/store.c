@@ -341,12 +341,18 @@ int store_load_run(Store *s, RunInfo *run, int *nplayers, char ***names, char **
         db_fail(s->db, err, errsz, "cannot read the players");
         goto out;
     }
-    int cap = 0;
+    int cap_names = 0, cap_specs = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        if (*nplayers == cap) {
-            cap = cap ? 2 * cap : 16;
-            *names = realloc(*names, (size_t)cap * sizeof **names);
-            *specs = realloc(*specs, (size_t)cap * sizeof **specs);
+        char **nn = rows_room(*names, *nplayers, &cap_names, sizeof *nn);
+        if (nn)
+            *names = nn;
+        char **ss = rows_room(*specs, *nplayers, &cap_specs, sizeof *ss);
+        if (ss)
+            *specs = ss;
+        if (!nn || !ss) {
+            sqlite3_finalize(st);
+            snprintf(err, errsz, "out of memory");
+            goto out;
         }
         const char *nm = (const char *)sqlite3_column_text(st, 0), *sp = (const char *)sqlite3_column_text(st, 1);
         (*names)[*nplayers] = strdup(nm ? nm : "?");
