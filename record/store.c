@@ -240,8 +240,15 @@ int store_open(Store **out, const char *path, int writable, char *err, size_t er
     }
     if (open_db(&s, path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err, errsz))
         return -1;
-    if (schema_state(s->db) != 1) {
-        snprintf(err, errsz, "%s is not a dhm tournament database", path);
+    const int state = schema_state(s->db);
+    if (state != 1) {
+        if (state == 0) /* created empty: a run stopped before its first transaction ended */
+            snprintf(err, errsz,
+                     "%s holds no run yet (an empty file, or a tournament stopped before it wrote its run): "
+                     "dhm tournament without --resume starts one there",
+                     path);
+        else
+            snprintf(err, errsz, "%s is not a dhm tournament database", path);
         store_close(s);
         return -1;
     }

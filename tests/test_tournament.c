@@ -638,6 +638,13 @@ static void test_bad_input(void **state)
     write_file("junk.sqlite", "this is not a database at all, just text that is long enough to look like a file\n");
     expect_error("--resume --db junk.sqlite", 1, "junk.sqlite");
     expect_error("--pool pool.txt --db junk.sqlite", 1, "junk.sqlite");
+    /* an empty file (a run killed before its first write): --resume says so, a new run uses it */
+    write_file("empty.sqlite", "");
+    expect_error("--resume --db empty.sqlite", 1, "empty.sqlite holds no run yet");
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool pool.txt --sets 1 --games 5 "
+                                              "--db empty.sqlite --quiet",
+                             dir, dhm_bin()),
+                     0);
     char *after = dump(db);
     same_dump("keep.sqlite after bad commands", after, before);
     free(before);
