@@ -82,21 +82,10 @@ static int keep_rec(void *ctx, const GameRecord *rec, const MatchResult *sofar)
 static void play_records(const char *const specs[5], int games, uint64_t seed)
 {
     Player *pl[5];
-    char err[256];
-    for (int p = 0; p < 5; p++)
-        if (player_create(specs[p], player_seed(seed, p), &pl[p], err, sizeof err))
-            fail_msg("%s: %s", specs[p], err);
-    MatchConfig cfg;
-    match_config_default(&cfg);
-    cfg.games = games;
-    cfg.seed = seed;
-    GameRecord *scratch = malloc(sizeof *scratch);
     MatchResult res;
     nrecs = 0;
-    assert_int_equal(match_run(pl, &cfg, NULL, keep_rec, NULL, scratch, &res), 0);
-    free(scratch);
-    for (int p = 0; p < 5; p++)
-        player_destroy(pl[p]);
+    test_match_each(specs, games, seed, pl, &res, keep_rec, NULL);
+    test_players_free(pl);
 }
 
 /* ---- the layout of a game ---- */

@@ -248,9 +248,10 @@ static inline const char *test_tmpdir(char *buf, size_t n)
 }
 
 /* Plays a match in-process among five player specs, each player seeded as every match
- * seeds it. The players come back in pl so that tests can ask them about the match; free
- * them with test_players_free. */
-static inline void test_match(const char *const specs[5], int games, uint64_t seed, Player *pl[5], MatchResult *res)
+ * seeds it, calling on_game (may be NULL) with every finished game's record. The players come
+ * back in pl so that tests can ask them about the match; free them with test_players_free. */
+static inline void test_match_each(const char *const specs[5], int games, uint64_t seed, Player *pl[5],
+                                   MatchResult *res, MatchGameFn on_game, void *ctx)
 {
     char err[256];
     for (int p = 0; p < 5; p++)
@@ -262,8 +263,14 @@ static inline void test_match(const char *const specs[5], int games, uint64_t se
     cfg.seed = seed;
     GameRecord *rec = malloc(sizeof *rec);
     assert_non_null(rec);
-    assert_int_equal(match_run(pl, &cfg, NULL, NULL, NULL, rec, res), 0);
+    assert_int_equal(match_run(pl, &cfg, NULL, on_game, ctx, rec, res), 0);
     free(rec);
+}
+
+/* The same, on_game (test_match_each) called with every finished game's record. */
+static inline void test_match(const char *const specs[5], int games, uint64_t seed, Player *pl[5], MatchResult *res)
+{
+    test_match_each(specs, games, seed, pl, res, NULL, NULL);
 }
 
 static inline void test_players_free(Player *pl[5])
