@@ -49,9 +49,9 @@ errorrate|docs/analysis.md|1-5|about 1.6 CPU-h|$DHM experiment errorrate --seeds
 errorrate-narrow|docs/analysis.md|1-5|about 1 CPU-h|$DHM experiment errorrate --seeds 5 --narrow|$DHM experiment errorrate --narrow --seeds 2 --judge-games 5 --games-per-player 40 --set-games 5 --worlds 5 --margin-matches 0
 morita|docs/analysis.md|1|about 25 CPU-min|$DHM experiment morita|$DHM experiment morita --sets 20 --set-games 10 --playouts 100
 dealing-order|docs/estimation.md|1|about 1.6 CPU-h|$DHM experiment dealing-order --matches 100 --games 1000|$DHM experiment dealing-order --matches 2 --games 10 --sims 10
-oracle|docs/estimation.md|1|about 9 CPU-h|$DHM experiment oracle --base mc --sims 300 --step 25 --matches 30 --games 1000|$DHM experiment oracle --base mc --sims 10 --step 50 --matches 2 --games 5
+oracle|docs/estimation.md|1|about 2 CPU-h|$DHM experiment oracle --base mc --sims 300 --step 25 --matches 12 --games 1000|$DHM experiment oracle --base mc --sims 10 --step 50 --matches 2 --games 5
 estimate-blaux5|docs/estimation.md|1|about 10 CPU-min|$DHM estimate --kifu ../shared/data/blaux5.kifu --est uniform --est weights:order=suit-a --est weights:order=suit-d --est weights:order=rank-a --est weights:order=rank-d --est weights:order=random --est policy|$DHM estimate --kifu ../shared/data/blaux5.kifu --worlds 2 --est uniform --est weights
-ninja|docs/players.md|1|about 7 CPU-h|$DHM experiment ninja --matches 115 --checkpoints 1000,2000,3000 --sims 300|$DHM experiment ninja --matches 2 --checkpoints 4,8 --sims 5
+ninja|docs/players.md|1|about 1.5 CPU-h|$DHM experiment ninja --matches 40 --checkpoints 1000,2000,3000 --sims 300|$DHM experiment ninja --matches 2 --checkpoints 4,8 --sims 5
 bandits|docs/players.md|1-3|about 6 CPU-min|for s in 1 2 3; do $DHM experiment bandits --seed $s; done|$DHM experiment bandits --matches 1 --games 5 --sims 5
 choice|docs/players.md|1-3|about 5 CPU-min|for s in 1 2 3; do $DHM experiment choice --seed $s; done|$DHM experiment choice --matches 1 --checkpoints 5,10 --sims 5
 desa|docs/players.md|1|about 25 CPU-min|for w in 0.1 0.01 0; do $DHM experiment desa --matches 40 --games 300 --mc-opts desa-w=$w; done|$DHM experiment desa --matches 2 --games 5 --sims 5
