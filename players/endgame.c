@@ -102,7 +102,7 @@ enum { F_REV = 1, F_LOCK = 2, F_BP = 4, F_FL = 8 };
 /* What hand b can beat at the lead in order rev: bit 4c+3 of beaten[k] is set when b beats a
  * group of k cards of column c (k = 1: a single) led on an empty table. */
 typedef struct Beats {
-    Cards beaten[4];
+    Cards beaten[5];
     int s3; /* b holds the spade 3 (the only answer to a lone joker) */
 } Beats;
 
@@ -137,10 +137,12 @@ static inline void beats_init(Beats *x, Cards b, int rev)
     const Cards w1 = weaker_than_best(movegen_cols_at_least(bc, 1), rev);
     const Cards w2 = weaker_than_best(movegen_cols_at_least(bc, 2), rev);
     const Cards w3 = weaker_than_best(movegen_cols_at_least(bc, 3), rev);
+    const Cards w4 = weaker_than_best(movegen_cols_at_least(bc, 4), rev);
     const Cards jk = (b & CARDS_JOKER) ? ~0ULL : 0; /* the joker beats any single, completes groups */
     x->beaten[1] = w1 | (jk & COL_BITS);
     x->beaten[2] = w2 | (jk & w1);
     x->beaten[3] = w3 | (jk & w2);
+    x->beaten[4] = w4 | (jk & w3);
     x->s3 = (b & CARDS_S3) != 0;
 }
 
@@ -190,13 +192,23 @@ static inline int l2_distance(Cards a, const Beats *x)
     return 4 * cards_count(beaten & keep) + cards_count(c1);
 }
 
-/* Whether b can answer meld m (rev and lock as they are after it). */
-static inline int l2_answers(Cards b, Move m, int rev, int lock)
+/* Whether b can answer meld m (rev and lock as they are after it), by generating the answers
+ * (out of line: its move array would weigh on every caller's frame). */
+static __attribute__((noinline)) int l2_answers_gen(Cards b, Move m, int rev, int lock)
 {
-    if (m.type == MOVE_SINGLE && !lock)
-        return (b & (movegen_range(m.low, rev) | CARDS_JOKER)) != 0;
     Move tmp[MOVEGEN_MAX];
     return movegen(b, m, rev, lock, tmp) > 1;
+}
+
+/* The same, with x what b beats in order rev: singles, groups and the lone joker without a
+ * lock are read off x. */
+static inline int l2_answers(Cards b, const Beats *x, Move m, int rev, int lock)
+{
+    if (m.type == MOVE_JOKER)
+        return x->s3;
+    if ((m.type == MOVE_SINGLE || m.type == MOVE_GROUP) && !lock)
+        return m.n <= 4 && ((x->beaten[m.n] >> (4 * m.low + 3)) & 1);
+    return l2_answers_gen(b, m, rev, lock);
 }
 
 /* The flags after meld m is played on t (revolution, lock; BP and FL are the caller's). */
@@ -226,12 +238,13 @@ static inline int l2_play(Solver *s, Cards a2, Cards b, Move m, int g, int how)
     return !l2_node(s, b, a2, m, g);
 }
 
-/* What follows meld m on t (flags f before it, g after it) when the other holds b. */
-static inline int l2_how(Cards b, Move t, int f, Move m, int g)
+/* What follows meld m on t (flags f before it, g after it) when the other holds b (x: what b
+ * beats in order g & F_REV). */
+static inline int l2_how(Cards b, const Beats *x, Move t, int f, Move m, int g)
 {
     if (move_is_eight(m) || t.type == MOVE_JOKER)
         return CUTS;
-    return (f & F_BP) || !l2_answers(b, m, g & F_REV, g & F_LOCK) ? KEEPS : GOES_ON;
+    return (f & F_BP) || !l2_answers(b, x, m, g & F_REV, g & F_LOCK) ? KEEPS : GOES_ON;
 }
 
 /* The moves mv[0..n) of the mover facing t (a pass: leading) with flags f: 1 if one wins. */
@@ -253,7 +266,7 @@ static int l2_search(Solver *s, Cards a, Cards b, Move t, int f, const Move *mv,
         const Beats *x = l2_beats(s, b, g & F_REV);
         left[i] = a & ~move_cards(m);
         after[i] = (uint8_t)g;
-        how[i] = (uint8_t)l2_how(b, t, f, m, g);
+        how[i] = (uint8_t)l2_how(b, x, t, f, m, g);
         if (how[i] != GOES_ON && l2_easy_win(left[i], x))
             return 1;
         const int kk = -256 * m.n + 4 * l2_distance(left[i], x) + (how[i] == GOES_ON);
@@ -392,7 +405,8 @@ int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best
                 r = l2_pass(&s, a, h, g->table, f);
             } else {
                 const int g2 = l2_after(g->table, f, mv[i]);
-                r = l2_play(&s, a & ~move_cards(mv[i]), h, mv[i], g2, l2_how(h, g->table, f, mv[i], g2));
+                const int how = l2_how(h, l2_beats(&s, h, g2 & F_REV), g->table, f, mv[i], g2);
+                r = l2_play(&s, a & ~move_cards(mv[i]), h, mv[i], g2, how);
             }
             if (r)
                 b = mv[i];
