@@ -258,12 +258,13 @@ static int l2_search(Solver *s, Cards a, Cards b, Move t, int f, const Move *mv,
     uint8_t how[MOVEGEN_MAX], after[MOVEGEN_MAX];
     Cards left[MOVEGEN_MAX];
     int ord[MOVEGEN_MAX], key[MOVEGEN_MAX], k = 0;
+    const Beats *x0 = l2_beats(s, b, f & F_REV); /* what b beats after any meld but a revolution */
     for (int i = n - 1; i >= 0; i--) {
         const Move m = mv[i];
         if (m.type == MOVE_PASS)
             continue;
         const int g = l2_after(t, f, m);
-        const Beats *x = l2_beats(s, b, g & F_REV);
+        const Beats *x = move_is_revolution(m) ? l2_beats(s, b, g & F_REV) : x0;
         left[i] = a & ~move_cards(m);
         after[i] = (uint8_t)g;
         how[i] = (uint8_t)l2_how(b, x, t, f, m, g);
@@ -325,11 +326,16 @@ static int l2_lead(Solver *s, Cards a, Cards b, int rev)
         e = s->tt->e + 2 * (size_t)(h >> (64 - s->tt->bits));
         __builtin_prefetch(e);
     }
+    /* a hand that is one meld wins: all in one column (with or without the joker: a single,
+     * a group, the lone joker), or a sequence (generated last), looked for only when possible */
+    if (cards_count(movegen_cols_at_least(movegen_col_counts(a & CARDS_NATURAL), 1)) <= 1)
+        return 1;
     Move mv[MOVEGEN_MAX];
-    const int n = movegen_lead(a, mv), cnt = cards_count(a);
-    for (int i = 0; i < n; i++)
-        if (mv[i].n == cnt && move_cards(mv[i]) == a)
-            return 1;
+    const int n = movegen_lead(a, mv);
+    if (cards_count(a) >= 3)
+        for (int i = n - 1; i >= 0 && mv[i].type == MOVE_SEQ; i--)
+            if (move_cards(mv[i]) == a)
+                return 1;
     if (++s->nodes > s->max_nodes) {
         s->aborted = 1;
         return 0;
