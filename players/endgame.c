@@ -147,7 +147,7 @@ static inline void beats_init(Beats *x, Cards b, int rev)
 }
 
 /* beats_init for (b, rev), from a small cache: b is one of two hands that change slowly. */
-static inline const Beats *l2_beats(Solver *s, Cards b, int rev)
+static inline __attribute__((always_inline)) const Beats *l2_beats(Solver *s, Cards b, int rev)
 {
     const Cards key = b | (Cards)rev << 63;
     const unsigned slot = (unsigned)((key * 0x9E3779B97F4A7C15ULL) >> 60) & (BEATS_CACHE - 1);
