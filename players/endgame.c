@@ -385,8 +385,11 @@ static int other_in(const GameState *g, int me)
 
 int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best, long *nodes)
 {
-    static const Solver empty; /* the cache starts empty (no key is 0: b holds cards) */
-    Solver s = empty;
+    Solver s; /* the beat-mask cache starts empty (no key is 0: b holds cards); its masks are
+               * written before they are read */
+    memset(s.cached, 0, sizeof s.cached);
+    s.nodes = 0;
+    s.aborted = 0;
     s.max_nodes = max_nodes;
     s.tt = tt && tt->e ? tt : NULL;
     const int me = g->turn, op = g->over ? -1 : other_in(g, me);
