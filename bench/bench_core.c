@@ -7,7 +7,9 @@
  *   valgrind --tool=callgrind build/bench/bench_core --fixed
  *   callgrind_annotate --inclusive=yes callgrind.out.PID | grep -E 'movegen_batch|lead_batch|random_batch'
  * (each batch's instructions divided by the calls or games it printed), and prints a hash of
- * every generated move and every random game, so two builds can be checked to do the same. */
+ * every generated move and every random game, so two builds can be checked to do the same.
+ * valgrind 3.19 does not decode AVX-512: on such a CPU, measure a build without it
+ * (`make O=build-cg CPUFLAGS=-march=x86-64-v3 benches`, then build-cg/bench/...). */
 #include <string.h>
 #include <inttypes.h>
 

@@ -9,7 +9,9 @@
  *   valgrind --tool=callgrind build/bench/bench_policy --fixed
  *   callgrind_annotate --inclusive=yes callgrind.out.PID | grep -E 'playout_batch|fixed_solve'
  * and prints the plies played and a hash of every solve's result and node count, so two builds
- * can be checked to do the same. */
+ * can be checked to do the same.
+ * valgrind 3.19 does not decode AVX-512: on such a CPU, measure a build without it
+ * (`make O=build-cg CPUFLAGS=-march=x86-64-v3 benches`, then build-cg/bench/...). */
 #include <inttypes.h>
 #include <string.h>
 
