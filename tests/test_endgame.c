@@ -7,9 +7,49 @@
 #include "players/endgame.h"
 #include "record/replay.h"
 
+/* The rest of a random position once the hands are dealt: the players in `in` hold hand[]
+ * (the others are out), one of them to move, maybe a revolution, maybe a meld on the table (from
+ * cards nobody holds, owned by another player still in), maybe a lock. */
+static void position_from_hands(Rng *r, const Cards hand[NPLAYERS], int in_mask, GameState *g)
+{
+    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    int first = 0;
+    while (!((in_mask >> first) & 1))
+        first++;
+    state_init(g, hand, seat, first);
+    g->out = 0;
+    g->nout = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (!((in_mask >> p) & 1)) {
+            g->out |= (uint8_t)(1 << p);
+            g->order[g->nout++] = (uint8_t)p;
+        }
+    int players[NPLAYERS], np = 0;
+    Cards pool = CARDS_ALL;
+    for (int p = 0; p < NPLAYERS; p++) {
+        pool &= ~hand[p];
+        if ((in_mask >> p) & 1)
+            players[np++] = p;
+    }
+    g->turn = (uint8_t)players[rng_below(r, (uint32_t)np)];
+    g->rev = rng_below(r, 4) == 0;
+    if (rng_below(r, 2)) {
+        Move mv[MOVEGEN_MAX];
+        int m = movegen_lead(pool, mv);
+        if (m > 0) {
+            g->table = mv[rng_below(r, (uint32_t)m)];
+            int owner;
+            do
+                owner = players[rng_below(r, (uint32_t)np)];
+            while (owner == g->turn && np > 1);
+            g->owner = (uint8_t)owner;
+            g->lock = g->table.type != MOVE_JOKER && rng_below(r, 3) == 0;
+        }
+    }
+}
+
 /* A random position with the players in `in` holding cards (the others out): hands of 1..max
- * cards from a shuffled deck, maybe a meld on the table (from cards nobody holds), maybe a
- * revolution and a lock. */
+ * cards from a shuffled deck, the rest as position_from_hands. */
 static void random_position(Rng *r, int in_mask, int max, GameState *g)
 {
     int bits[53], n = 0;
@@ -29,40 +69,37 @@ static void random_position(Rng *r, int in_mask, int max, GameState *g)
             while (c--)
                 hand[p] |= 1ULL << bits[k++];
         }
-    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
-    int first = 0;
-    while (!((in_mask >> first) & 1))
-        first++;
-    state_init(g, hand, seat, first);
-    g->out = 0;
-    g->nout = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (!((in_mask >> p) & 1)) {
-            g->out |= (uint8_t)(1 << p);
-            g->order[g->nout++] = (uint8_t)p;
-        }
-    int players[NPLAYERS], np = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if ((in_mask >> p) & 1)
-            players[np++] = p;
-    g->turn = (uint8_t)players[rng_below(r, (uint32_t)np)];
-    g->rev = rng_below(r, 4) == 0;
-    if (rng_below(r, 2)) { /* a meld on the table, owned by another player still in */
-        Cards pool = 0;
-        for (int i = k; i < 53; i++)
-            pool |= 1ULL << bits[i];
-        Move mv[MOVEGEN_MAX];
-        int m = movegen_lead(pool, mv);
-        if (m > 0) {
-            g->table = mv[rng_below(r, (uint32_t)m)];
-            int owner;
-            do
-                owner = players[rng_below(r, (uint32_t)np)];
-            while (owner == g->turn && np > 1);
-            g->owner = (uint8_t)owner;
-            g->lock = g->table.type != MOVE_JOKER && rng_below(r, 3) == 0;
-        }
+    position_from_hands(r, hand, in_mask, g);
+}
+
+/* A two-player position rich in groups, where random hands seldom go: each player holds two
+ * columns of two to four cards (pairs, triples, quads: revolutions), maybe a single, maybe the
+ * joker; the rest as position_from_hands (the table often a group too). */
+static void group_position(Rng *r, GameState *g)
+{
+    int col[13];
+    for (int c = 0; c < 13; c++)
+        col[c] = COL_MIN + c;
+    for (int i = 12; i > 0; i--) {
+        int j = (int)rng_below(r, (uint32_t)(i + 1)), t = col[i];
+        col[i] = col[j];
+        col[j] = t;
     }
+    Cards hand[NPLAYERS] = {0};
+    for (int p = 0; p < 2; p++) {
+        for (int k = 0; k < 2; k++) {
+            unsigned suits = 0;
+            for (int want = 2 + (int)rng_below(r, 3); cards_count(suits) < want;)
+                suits |= 1u << rng_below(r, 4);
+            hand[p] |= (Cards)suits << (4 * col[2 * p + k]);
+        }
+        if (rng_below(r, 2))
+            hand[p] |= 1ULL << (4 * col[4 + p] + (int)rng_below(r, 4));
+    }
+    const unsigned jk = rng_below(r, 3);
+    if (jk < 2)
+        hand[jk] |= CARDS_JOKER;
+    position_from_hands(r, hand, 0x3, g);
 }
 
 static void test_solver_matches_minimax(void **state)
@@ -289,6 +326,29 @@ static void test_solver_exact_on_random_positions(void **state)
     ref_free(&x.ref);
 }
 
+/* Positions of pairs, triples and quads against each other (revolutions, groups answered or
+ * not, the joker completing a group): the solver's shortcuts read groups off bitboards, and
+ * hands dealt at random seldom hold them. */
+static void test_solver_exact_on_group_positions(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(29);
+    static Exact x;
+    ref_init(&x.ref, 20);
+    assert_int_equal(endgame_tt_init(&x.tt, 16), 0);
+    long quads = 0;
+    for (int t = 0; t < 3000; t++) {
+        GameState g;
+        group_position(&r, &g);
+        quads += movegen_cols_at_least(movegen_col_counts(g.hand[0] | g.hand[1]), 4) != 0;
+        check_exact(&x, &g);
+    }
+    assert_true(quads > 300); /* the positions hold what they are for */
+    assert_true(x.wins > x.positions / 5 && x.wins < x.positions * 4 / 5);
+    endgame_tt_free(&x.tt);
+    ref_free(&x.ref);
+}
+
 /* Exhaustive adversarial search: does `me` go out before every other player, whatever they
  * play? (me chooses; the others choose against it.) */
 static int me_first(const GameState *g, int me, int depth)
@@ -377,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_solver_matches_minimax),
         cmocka_unit_test(test_solver_exact_on_blaux5),
         cmocka_unit_test(test_solver_exact_on_random_positions),
+        cmocka_unit_test(test_solver_exact_on_group_positions),
         cmocka_unit_test(test_sure_win_is_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
