@@ -269,6 +269,21 @@ static void check_exact(Exact *x, const GameState *g)
     x->solver_nodes += nodes;
 }
 
+static void exact_open(Exact *x, int bits)
+{
+    ref_init(&x->ref, 20);
+    assert_int_equal(endgame_tt_init(&x->tt, bits), 0);
+}
+
+/* Frees x after checking that its positions were neither nearly all wins nor nearly all losses
+ * for the mover (a test whose positions decide nothing would prove little). */
+static void exact_close(Exact *x)
+{
+    assert_true(x->wins > x->positions / 5 && x->wins < x->positions * 4 / 5);
+    endgame_tt_free(&x->tt);
+    ref_free(&x->ref);
+}
+
 static void on_blaux5_position(void *ctx, const GameState *g, Move played)
 {
     (void)played;
@@ -288,8 +303,7 @@ static void test_solver_exact_on_blaux5(void **state)
     kifu_reader_init(&r, f, path);
     KifuGame *kg = malloc(sizeof *kg);
     static Exact x;
-    ref_init(&x.ref, 20);
-    assert_int_equal(endgame_tt_init(&x.tt, 18), 0);
+    exact_open(&x, 18);
     char err[512];
     int rc;
     while ((rc = kifu_next(&r, kg, err, sizeof err)) == 1)
@@ -297,9 +311,7 @@ static void test_solver_exact_on_blaux5(void **state)
             fail_msg("%s", err);
     assert_int_equal(rc, 0);
     assert_int_equal(x.positions, 839); /* every two-player position of the 100 games */
-    assert_true(x.wins > 839 / 5 && x.wins < 839 * 4 / 5);
-    endgame_tt_free(&x.tt);
-    ref_free(&x.ref);
+    exact_close(&x);
     free(kg);
     kifu_reader_free(&r);
     fclose(f);
@@ -311,8 +323,7 @@ static void test_solver_exact_on_random_positions(void **state)
     (void)state;
     Rng r = rng_seed(13);
     static Exact x;
-    ref_init(&x.ref, 20);
-    assert_int_equal(endgame_tt_init(&x.tt, 16), 0);
+    exact_open(&x, 16);
     for (int t = 0; t < 3000; t++) {
         GameState g;
         random_position(&r, 0x3 << (t % 4), 7, &g);
@@ -321,9 +332,7 @@ static void test_solver_exact_on_random_positions(void **state)
         near.npass = STALEMATE_PASSES - 2;
         assert_int_equal(endgame_solve2(&near, 1000000, &x.tt, NULL, NULL), -1);
     }
-    assert_true(x.wins > x.positions / 5 && x.wins < x.positions * 4 / 5);
-    endgame_tt_free(&x.tt);
-    ref_free(&x.ref);
+    exact_close(&x);
 }
 
 /* Positions of pairs, triples and quads against each other (revolutions, groups answered or
@@ -334,8 +343,7 @@ static void test_solver_exact_on_group_positions(void **state)
     (void)state;
     Rng r = rng_seed(29);
     static Exact x;
-    ref_init(&x.ref, 20);
-    assert_int_equal(endgame_tt_init(&x.tt, 16), 0);
+    exact_open(&x, 16);
     long quads = 0;
     for (int t = 0; t < 3000; t++) {
         GameState g;
@@ -344,9 +352,7 @@ static void test_solver_exact_on_group_positions(void **state)
         check_exact(&x, &g);
     }
     assert_true(quads > 300); /* the positions hold what they are for */
-    assert_true(x.wins > x.positions / 5 && x.wins < x.positions * 4 / 5);
-    endgame_tt_free(&x.tt);
-    ref_free(&x.ref);
+    exact_close(&x);
 }
 
 /* Exhaustive adversarial search: does `me` go out before every other player, whatever they
