@@ -7,6 +7,16 @@
 #include "players/endgame.h"
 #include "record/replay.h"
 
+/* Fisher-Yates on v[0..n). */
+static void shuffle(Rng *r, int *v, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(r, (uint32_t)(i + 1)), t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
 /* The rest of a random position once the hands are dealt: the players in `in` hold hand[]
  * (the others are out), one of them to move, maybe a revolution, maybe a meld on the table (from
  * cards nobody holds, owned by another player still in), maybe a lock. */
@@ -56,11 +66,7 @@ static void random_position(Rng *r, int in_mask, int max, GameState *g)
     for (int b = 4; b < 56; b++)
         bits[n++] = b;
     bits[n++] = JOKER_BIT;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(r, (uint32_t)(i + 1)), t = bits[i];
-        bits[i] = bits[j];
-        bits[j] = t;
-    }
+    shuffle(r, bits, n);
     Cards hand[NPLAYERS] = {0};
     int k = 0;
     for (int p = 0; p < NPLAYERS; p++)
@@ -80,11 +86,7 @@ static void group_position(Rng *r, GameState *g)
     int col[13];
     for (int c = 0; c < 13; c++)
         col[c] = COL_MIN + c;
-    for (int i = 12; i > 0; i--) {
-        int j = (int)rng_below(r, (uint32_t)(i + 1)), t = col[i];
-        col[i] = col[j];
-        col[j] = t;
-    }
+    shuffle(r, col, 13);
     Cards hand[NPLAYERS] = {0};
     for (int p = 0; p < 2; p++) {
         for (int k = 0; k < 2; k++) {
