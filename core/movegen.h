@@ -60,7 +60,8 @@ static inline Cards movegen_cols_at_least(Cards counts, int n)
  * often_empty (a constant): the first round runs even when x is empty (two words of scratch),
  * so that an empty x, common when following a single, costs no test of its own; when leading,
  * x is the hand and never empty, and the test is predicted while the round's extra OR is not
- * free (18 against 16 ns a lead). */
+ * free (the first round unconditional there too: 466,000-474,000 random games/s against
+ * 490,000-498,000, A/B). */
 MOVEGEN_INLINE Move *movegen_put_singles(Move *p, Cards x, int often_empty)
 {
     Move *end = p + cards_count(x);
