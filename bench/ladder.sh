@@ -29,6 +29,9 @@ set -u
 set -f # no file name expansion of field and player names
 
 PLAYER=mc
+VERSUS=
+INDEPENDENT=0
+SERIAL=0
 GAMES=200
 MIXED_GAMES=
 SEED=1
@@ -52,6 +55,14 @@ pairwise "finished above" rates.
 
   -p, --player SPEC     the dhm player in seat 0 (mc); or kleinblauw, blauweregen, devkit,
                         other: that external client instead (to measure it in the fields)
+  -q, --versus SPEC     paired comparison: every field is played twice on the same starts
+                        (--independent, one seed), with -p and then with this player in seat 0,
+                        and the difference of their points is reported with its paired SE
+      --independent     independent games (dhm serve --independent): every game draws its own
+                        seats and classes, so the SE is over games, and two runs with one seed
+                        deal every game alike
+      --serial          with --versus, play the two runs one after the other (default: both at
+                        once, one core each)
   -g, --games N         games per field (200)
       --mixed-games N   games of the mixed field (half of --games: Blauweregen thinks
                         about 1.2 s a game)
@@ -87,6 +98,9 @@ posint() { case $2 in '' | *[!0-9]*) die "$1 must be a positive integer, got '$2
 while [ $# -gt 0 ]; do
   case $1 in
   -p | --player) need "$@"; PLAYER=$2; shift ;;
+  -q | --versus) need "$@"; VERSUS=$2; INDEPENDENT=1; shift ;;
+  --independent) INDEPENDENT=1 ;;
+  --serial) SERIAL=1 ;;
   -g | --games) need "$@"; posint --games "$2"; GAMES=$2; shift ;;
   --mixed-games) need "$@"; posint --mixed-games "$2"; MIXED_GAMES=$2; shift ;;
   -s | --seed) need "$@"; case $2 in '' | *[!0-9]*) die "--seed must be a non-negative integer, got '$2'" ;; esac; SEED=$2; shift ;;
@@ -110,6 +124,7 @@ official)
   [ -n "${DHM_LADDER_SERVER:-}" ] || die "--server official needs DHM_LADDER_SERVER (the path of tndhms)"
   [ -x "$DHM_LADDER_SERVER" ] || die "DHM_LADDER_SERVER: '$DHM_LADDER_SERVER' is not an executable file"
   [ "$LOCAL" = 0 ] || die "--local needs --server dhm (the official server has no built-in players)"
+  [ "$INDEPENDENT" = 0 ] || die "--independent and --versus need --server dhm (the official server plays a match schedule)"
   command -v stdbuf >/dev/null 2>&1 || die "--server official needs stdbuf (coreutils)"
   ;;
 *) die "--server must be dhm or official, got '$SERVER'" ;;
@@ -156,9 +171,11 @@ field_seats() {
 missing() {
   m=
   for t in $*; do
-    [ "$t" = dhm ] && t=$PLAYER
-    v=$(ext_var "$t") || continue
-    [ -n "$(ext_cmd "$t")" ] || case " $m " in *" $v "*) ;; *) m="$m $v" ;; esac
+    [ "$t" = dhm ] && t="$PLAYER $VERSUS"
+    for u in $t; do
+      v=$(ext_var "$u") || continue
+      [ -n "$(ext_cmd "$u")" ] || case " $m " in *" $v "*) ;; *) m="$m $v" ;; esac
+    done
   done
   echo "${m# }"
 }
@@ -178,6 +195,7 @@ for f in $(echo "$FIELDS" | tr ',' ' '); do
     continue
   fi
   [ -z "$KEEP" ] || [ ! -e "$KEEP/$f" ] || die "--keep: '$KEEP/$f' already exists (keep each run in its own directory)"
+  [ -z "$VERSUS" ] || case $seats in *dhm*) ;; *) die "--versus: field $f has no dhm seat to compare in" ;; esac
   RUN="$RUN $f"
 done
 if [ -z "$RUN" ]; then
@@ -283,14 +301,18 @@ progress() {
 }
 
 # Results of all fields: $RES.seats, one tab-separated row per seat and one for the server
-# (written by run_field); $RES.games, each game's classes by player number.
+# (written by run_field); $RES.games, each game's classes by player number. Each run writes its
+# own $RES.*.NAME files (runs may play at once) and its exit status to $RES.status.NAME; they are
+# gathered in order once the runs are over.
 RES=$T/results
 STATUS=0
 
-# run_field NAME: plays one field and appends its rows to $RES.
+# run_field FIELD NAME: plays one field (NAME: the run's name, FIELD or FIELD:A / FIELD:B) and
+# writes its rows to $RES.*.NAME.
 run_field() {
   F=$1
-  W=${KEEP:-$T}/$F
+  NAME=$2
+  W=${KEEP:-$T}/$NAME
   mkdir -p "$W" "$W/scratch"
   set -- $(field_seats "$F")
   n=$GAMES
@@ -319,7 +341,7 @@ run_field() {
   t0=$(now)
   load0=$(loadavg)
   if [ "$SERVER" = dhm ]; then
-    start server "$W/scratch" "\"$DHM\" serve --port 0 --bind $HOST --seats '$SERVE_SEATS' --games $n --seed $SEED --move-timeout $TIMEOUT --wait 120000 --json --record \"$W/games.kifu\" >\"$W/server.json\""
+    start server "$W/scratch" "\"$DHM\" serve --port 0 --bind $HOST --seats '$SERVE_SEATS' --games $n --seed $SEED $INDEP_OPT --move-timeout $TIMEOUT --wait 120000 --json --record \"$W/games.kifu\" >\"$W/server.json\""
     SPID=$LAST
     wait_for "$W/server.err" 'listening on' 1 30 "$SPID" || { field_fail "dhm serve did not start"; return; }
     PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$W/server.err" | head -n 1)
@@ -441,7 +463,7 @@ EOF
 
   # seat rows: field server seed games seconds seat label cpu refused timeouts dropped exit clean problems
   clean=yes
-  [ -z "$problems" ] || { clean=no; [ "$STATUS" = 1 ] || STATUS=3; }
+  [ -z "$problems" ] || { clean=no; [ "$STATUS" = 1 ] || STATUS=3; echo "$STATUS" >"$RES.status.$NAME"; }
   seed=$SEED
   [ "$SERVER" = official ] && seed=-
   i=0
@@ -453,31 +475,43 @@ EOF
       cpu=$(awk -v p=$i '$1 == p { print $3 }' "$W/refused.txt")
       cmd="(in dhm serve) $(eval "echo \$TOK$i")"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$F" "$SERVER" "$seed" "$played" "$secs" \
-      "$i" "$lab" "$cpu" "${ref:--}" "$to" "$dr" "$rc" "$clean" "${problems#; }" "$cmd" "$load0" "$load1" >>"$RES.seats"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$SERVER" "$seed" "$played" "$secs" \
+      "$i" "$lab" "$cpu" "${ref:--}" "$to" "$dr" "$rc" "$clean" "${problems#; }" "$cmd" "$load0" "$load1" >>"$RES.seats.$NAME"
     i=$((i + 1))
   done
-  printf '%s\t%s\t%s\t%s\t%s\tserver\t%s\t%s\t-\t-\t-\t%s\t%s\t%s\t-\t%s\t%s\n' "$F" "$SERVER" "$seed" "$played" "$secs" \
-    "$SERVER_LABEL" "$(cpu_of "$W/server.cpu")" "$SRC" "$clean" "${problems#; }" "$load0" "$load1" >>"$RES.seats"
+  printf '%s\t%s\t%s\t%s\t%s\tserver\t%s\t%s\t-\t-\t-\t%s\t%s\t%s\t-\t%s\t%s\n' "$NAME" "$SERVER" "$seed" "$played" "$secs" \
+    "$SERVER_LABEL" "$(cpu_of "$W/server.cpu")" "$SRC" "$clean" "${problems#; }" "$load0" "$load1" >>"$RES.seats.$NAME"
   # classes of this field, tagged
-  awk -v f="$F" '{ print f, NR - 1, $0 }' "$W/classes.txt" >>"$RES.games"
-  [ "$FORMAT" = table ] && report table "$F"
+  awk -v f="$NAME" '{ print f, NR - 1, $0 }' "$W/classes.txt" >>"$RES.games.$NAME"
   PIDS=
 }
 
 # field_fail MESSAGE: a field that could not be played; its processes are stopped.
 field_fail() {
-  echo "ladder.sh: field $F: $1" >&2
+  echo "ladder.sh: field $NAME: $1" >&2
   for p in $PIDS; do kill "$p" 2>/dev/null; done
   for p in $PIDS; do wait "$p" 2>/dev/null; done
   PIDS=
   STATUS=1
+  echo 1 >"$RES.status.$NAME"
+}
+
+# gather NAME: appends a finished run's rows to $RES and takes its status.
+gather() {
+  cat "$RES.seats.$1" >>"$RES.seats" 2>/dev/null
+  cat "$RES.games.$1" >>"$RES.games" 2>/dev/null
+  if [ -s "$RES.status.$1" ]; then
+    _s=$(cat "$RES.status.$1")
+    [ "$_s" = 1 ] && STATUS=1
+    [ "$_s" = 3 ] && [ "$STATUS" = 0 ] && STATUS=3
+  fi
+  [ "$FORMAT" = table ] && [ -s "$RES.seats.$1" ] && report table "$1"
 }
 
 # report FORMAT [FIELD]: the statistics, computed once from the per-game classes and the seat
 # rows, printed as a table, CSV or JSON.
 report() {
-  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" '
+  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" '
   function num(x) { return (x == "nan" || x == "-" || x == "") ? "null" : x + 0 }
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
@@ -517,10 +551,11 @@ report() {
       if (fmt == "table") {
         printf "\nfield %s: %d games on %s (seed %s), %d s wall, load average %s -> %s%s\n", f, g, slab, seed[f], secs[f], l0[f], l1[f],
           clean[f] == "yes" ? "" : "  -- NOT CLEAN: " problems[f];
-        printf "  points per game +- standard error over %d blocks of %d games (batch means); CPU = user + system seconds of each process\n", nb[f], B;
+        if (ind == 1) printf "  points per game +- standard error over games (independent games); CPU = user + system seconds of each process\n";
+        else printf "  points per game +- standard error over %d blocks of %d games (batch means); CPU = user + system seconds of each process\n", nb[f], B;
         printf "  %-4s %-24s %8s %7s %12s %8s %5s\n", "seat", "player", "points", "+- SE", "CPU s/game", "refused", "exit";
         for (i = 0; i < 5; i++)
-          printf "  %-4d %-24s %8.3f %7s %12s %8s %5s\n", i, lab[i], mean[i], seb[i] < 0 ? "-" : sprintf("%.3f", seb[i]),
+          printf "  %-4d %-24s %8.3f %7s %12s %8s %5s\n", i, lab[i], mean[i], (ind == 1 ? seg[i] : seb[i]) < 0 ? "-" : sprintf("%.3f", ind == 1 ? seg[i] : seb[i]),
             cpug[i] == "nan" ? "-" : sprintf("%.4f", cpug[i]), ref[i], ex[i];
         printf "  %-4s %-24s %8s %7s %12s %8s %5s\n", "-", "server", "", "", scpu == "nan" ? "-" : sprintf("%.4f", scpu), "", sex;
         printf "  finished above (row above column, %% of games):\n  %-29s", "";
@@ -560,15 +595,95 @@ report() {
   }' "$RES.games" "$RES.seats"
 }
 
+# paired FORMAT [FIELD]: for fields played with --versus, seat 0's points per game with -p (A)
+# and with -q (B) on the same starts, game by game: each mean with its SE over games, the mean
+# difference A - B with its paired SE (the SD of the per-game differences over the square root
+# of the games), the correlation of the pairs, and the unpaired SE the same games would give.
+paired() {
+  awk -v fmt="$1" -v only="${2:-}" -v A="$PLAYER" -v B="$VERSUS" '
+  function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+  function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
+  {
+    n = split($1, nm, ":"); if (n != 2) next;
+    f = nm[1]; if (only != "" && f != only) next;
+    if (!(f in seen)) { seen[f] = 1; order[++nf] = f }
+    pts[f, nm[2], $2] = 5 - $3; cnt[f, nm[2]]++
+  }
+  END {
+    if (fmt == "csv") print "field,games,player_a,player_b,points_a,se_a,points_b,se_b,difference,se_difference,correlation,se_unpaired";
+    if (fmt == "json") printf "{\"se\": \"standard error over games (independent games; the difference is paired game by game)\", \"fields\": [";
+    for (k = 1; k <= nf; k++) {
+      f = order[k]; g = 0; sa = sb = saa = sbb = sab = 0;
+      for (i = 0; (f, "A", i) in pts && (f, "B", i) in pts; i++) {
+        a = pts[f, "A", i]; b = pts[f, "B", i]; g++;
+        sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b
+      }
+      if (g < 2) { printf "ladder.sh: field %s: fewer than two games played by both\n", f > "/dev/stderr"; continue }
+      ma = sa / g; mb = sb / g;
+      va = (saa - g * ma * ma) / (g - 1); vb = (sbb - g * mb * mb) / (g - 1); cab = (sab - g * ma * mb) / (g - 1);
+      if (va < 0) va = 0; if (vb < 0) vb = 0;
+      vd = va + vb - 2 * cab; if (vd < 0) vd = 0;
+      sed = sqrt(vd / g); seu = sqrt((va + vb) / g);
+      r = (va > 0 && vb > 0) ? cab / sqrt(va * vb) : 0;
+      if (fmt == "table") {
+        printf "\npaired, field %s: %d games, every game started alike for both (independent games, seed as above)\n", f, g;
+        printf "  seat 0 points per game +- SE over games:\n";
+        printf "    A %-28s %8.3f +- %.3f\n", A, ma, sqrt(va / g);
+        printf "    B %-28s %8.3f +- %.3f\n", B, mb, sqrt(vb / g);
+        printf "  A - B = %+.3f +- %.3f (paired SE; 95%% interval %+.3f to %+.3f); correlation of the pairs %.2f;\n", ma - mb, sed, ma - mb - 1.96 * sed, ma - mb + 1.96 * sed, r;
+        printf "  the same games unpaired would give +- %.3f\n", seu
+      } else if (fmt == "csv") {
+        printf "%s,%d,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", cstr(f), g, cstr(A), cstr(B), ma, sqrt(va / g), mb, sqrt(vb / g), ma - mb, sed, r, seu
+      } else {
+        printf "%s\n  {\"field\": %s, \"games\": %d, \"player_a\": %s, \"player_b\": %s, \"points_a\": %.4f, \"se_a\": %.4f, \"points_b\": %.4f, \"se_b\": %.4f, \"difference\": %.4f, \"se_difference\": %.4f, \"correlation\": %.4f, \"se_unpaired\": %.4f}",
+          (k > 1 ? "," : ""), jstr(f), g, jstr(A), jstr(B), ma, sqrt(va / g), mb, sqrt(vb / g), ma - mb, sed, r, seu
+      }
+    }
+    if (fmt == "json") printf "\n]}\n";
+  }' "$RES.games"
+}
+
 : >"$RES.games"
 : >"$RES.seats"
+INDEP_OPT=
+[ "$INDEPENDENT" = 1 ] && INDEP_OPT=--independent
 for f in $RUN; do
-  run_field "$f"
+  if [ -z "$VERSUS" ]; then
+    run_field "$f" "$f"
+    gather "$f"
+    continue
+  fi
+  A=$PLAYER
+  if [ "$SERIAL" = 1 ]; then
+    run_field "$f" "$f:A"
+    PLAYER=$VERSUS
+    run_field "$f" "$f:B"
+  else
+    (run_field "$f" "$f:A") &
+    RA=$!
+    PLAYER=$VERSUS
+    (run_field "$f" "$f:B") &
+    RB=$!
+    PIDS="$RA $RB"
+    wait "$RA"
+    wait "$RB"
+    PIDS=
+  fi
+  PLAYER=$A
+  gather "$f:A"
+  gather "$f:B"
+  [ "$FORMAT" = table ] && [ -s "$RES.games.$f:A" ] && [ -s "$RES.games.$f:B" ] && paired table "$f"
 done
 if [ -s "$RES.seats" ]; then
-  [ "$FORMAT" = table ] || report "$FORMAT"
+  if [ "$FORMAT" != table ]; then
+    if [ -n "$VERSUS" ]; then paired "$FORMAT"; else report "$FORMAT"; fi
+  fi
   if [ -n "$OUT" ]; then
-    report csv >"$OUT.csv" && report json >"$OUT.json" || { echo "ladder.sh: cannot write $OUT.csv / $OUT.json" >&2; exit 1; }
+    if [ -n "$VERSUS" ]; then
+      { paired csv >"$OUT.csv" && paired json >"$OUT.json" && report csv >"$OUT.fields.csv"; } || { echo "ladder.sh: cannot write $OUT.csv / $OUT.json" >&2; exit 1; }
+    else
+      { report csv >"$OUT.csv" && report json >"$OUT.json"; } || { echo "ladder.sh: cannot write $OUT.csv / $OUT.json" >&2; exit 1; }
+    fi
   fi
 fi
 exit $STATUS

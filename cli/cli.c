@@ -118,6 +118,7 @@ int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m)
             return 2;
         m->class_reset = (int)v;
         return 0;
+    case CLI_O_INDEPENDENT: m->independent = 1; return 0;
     case CLI_O_DEALS: {
         static DealSuite suite; /* lives as long as the command */
         char err[512];

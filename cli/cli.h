@@ -51,11 +51,12 @@ int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts
  * CLI_MATCH_OPTS in the getopt_long table; cli_match_opt() takes the getopt result c: 0 when
  * it was one of them and is stored in m, 1 when it is not one of them, 2 when its value is bad
  * (reported). */
-enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET, CLI_O_DEALS };
+enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET, CLI_O_DEALS, CLI_O_INDEPENDENT };
 #define CLI_MATCH_OPTS                                                                                             \
     {"games", required_argument, 0, CLI_O_GAMES}, {"seed", required_argument, 0, CLI_O_SEED},                      \
         {"seat-change", required_argument, 0, CLI_O_SEAT_CHANGE},                                                  \
-        {"class-reset", required_argument, 0, CLI_O_CLASS_RESET}, {"deals", required_argument, 0, CLI_O_DEALS}
+        {"class-reset", required_argument, 0, CLI_O_CLASS_RESET}, {"deals", required_argument, 0, CLI_O_DEALS},     \
+        {"independent", no_argument, 0, CLI_O_INDEPENDENT}
 int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m);
 
 /* Opens a kifu file for writing and writes its header with the five players' names; on

@@ -8,10 +8,24 @@ void match_config_default(MatchConfig *cfg)
     cfg->games = 100;
     cfg->seat_change = 3;
     cfg->class_reset = 100;
+    cfg->independent = 0;
     cfg->seed = 1;
     cfg->timed = 0;
     cfg->deals = NULL;
     cfg->ndeals = cfg->deal_offset = 0;
+}
+
+/* A uniform permutation of 0..4 into a[] (Fisher-Yates). */
+static void shuffle5(uint8_t a[NPLAYERS], Rng *rng)
+{
+    for (int i = 0; i < NPLAYERS; i++)
+        a[i] = (uint8_t)i;
+    for (int i = NPLAYERS - 1; i > 0; i--) {
+        int j = (int)rng_below(rng, (uint32_t)(i + 1));
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
 }
 
 void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, const GameRecord *prev_rec,
@@ -21,6 +35,17 @@ void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, 
     out->number = index;
     out->timed = cfg->timed;
     out->deal = cfg->deals && cfg->ndeals > 0 ? cfg->deals[(cfg->deal_offset + index) % cfg->ndeals] : NULL;
+    if (cfg->independent) {
+        uint8_t cls[NPLAYERS];
+        shuffle5(out->seat, rng);
+        shuffle5(cls, rng);
+        for (int p = 0; p < NPLAYERS; p++) {
+            out->cls[p] = (int8_t)cls[p];
+            if (cls[p] == 0)
+                out->dealer = p;
+        }
+        return;
+    }
     if (prev)
         memcpy(out->seat, prev->seat, sizeof out->seat);
     else

@@ -7,6 +7,10 @@
  * and a random dealer; otherwise the previous daifugo deals.
  * Every game draws from its own RNG stream derived from (seed, game index), so any game can be
  * reproduced on its own and results never depend on timing.
+ * Independent games (cfg->independent): every game draws its own seat order and a uniformly
+ * random class order (the daifugo deals; every game has the exchange) from its stream, before
+ * the deal. No game then depends on another's result, and two matches with one seed start
+ * every game alike whoever plays: the paired measurement of docs/ladder.md.
  */
 #ifndef DHM_MATCH_H
 #define DHM_MATCH_H
@@ -17,6 +21,7 @@ typedef struct MatchConfig {
     int games;       /* N, default 100 */
     int seat_change; /* K, default 3 */
     int class_reset; /* R, default 100 */
+    int independent; /* every game its own random seats and classes (see above); 0 = the match schedule */
     uint64_t seed;
     int timed;       /* record each move's thinking time (for kifu and stored records) */
     /* a deal suite (record/deals.h): game i plays deals[(deal_offset + i) % ndeals], each hand
