@@ -9,7 +9,9 @@
 #include "core/rng.h"
 #include "game/workers.h"
 #include "players/mc.h"
+#include "players/endgame.h"
 #include "players/players.h"
+#include "players/rich.h"
 
 void train_data_init(TrainData *d) { memset(d, 0, sizeof *d); }
 
@@ -18,12 +20,14 @@ static void set_free(DecisionSet *s)
     free(s->buf);
     free(s->off);
     free(s->held);
+    free(s->kind);
 }
 
 void train_data_free(TrainData *d)
 {
     set_free(&d->play);
     set_free(&d->exch);
+    endgame_tt_free(&d->tt);
     memset(d, 0, sizeof *d);
 }
 
@@ -39,7 +43,7 @@ static int set_reserve(DecisionSet *s, size_t words)
         size_t cap = s->cap ? 2 * s->cap : (size_t)1 << 20;
         while (cap < s->len + words)
             cap *= 2;
-        uint16_t *b = realloc(s->buf, cap * sizeof *b);
+        uint32_t *b = realloc(s->buf, cap * sizeof *b);
         if (!b)
             return -1;
         s->buf = b;
@@ -64,26 +68,26 @@ static int set_reserve(DecisionSet *s, size_t words)
  * in 1/65535ths. */
 #define TRAIN_SOFT 0xFFFF
 static int add_decision_t(DecisionSet *s, int n, int chosen, const double *target, int held,
-                          int (*fn)(const void *arg, int i, uint16_t *idx), const void *arg)
+                          int (*fn)(const void *arg, int i, uint32_t *idx), const void *arg)
 {
-    if (set_reserve(s, 2 + (size_t)n * (2 + POLICY_MAX_ACTIVE)))
+    if (set_reserve(s, 2 + (size_t)n * (2 + RICH_MAX_ACTIVE)))
         return -1;
     s->off[s->n] = s->len;
     s->held[s->n] = (uint8_t)held;
     s->n++;
-    s->buf[s->len++] = (uint16_t)n;
-    s->buf[s->len++] = (uint16_t)(target ? TRAIN_SOFT : chosen);
+    s->buf[s->len++] = (uint32_t)n;
+    s->buf[s->len++] = (uint32_t)(target ? TRAIN_SOFT : chosen);
     for (int i = 0; target && i < n; i++)
-        s->buf[s->len++] = (uint16_t)lrint(target[i] * 65535.0);
+        s->buf[s->len++] = (uint32_t)lrint(target[i] * 65535.0);
     for (int i = 0; i < n; i++) {
-        uint16_t *k = &s->buf[s->len++];
-        *k = (uint16_t)fn(arg, i, &s->buf[s->len]);
+        uint32_t *k = &s->buf[s->len++];
+        *k = (uint32_t)fn(arg, i, &s->buf[s->len]);
         s->len += *k;
     }
     return 0;
 }
 
-static int add_decision(DecisionSet *s, int n, int chosen, int held, int (*fn)(const void *arg, int i, uint16_t *idx),
+static int add_decision(DecisionSet *s, int n, int chosen, int held, int (*fn)(const void *arg, int i, uint32_t *idx),
                         const void *arg)
 {
     return add_decision_t(s, n, chosen, NULL, held, fn, arg);
@@ -94,10 +98,19 @@ typedef struct PlayArg {
     const Move *mv;
 } PlayArg;
 
-static int play_feats(const void *arg, int i, uint16_t *idx)
+/* The fast policy's features (16-bit indices) widened into idx. */
+static int widen(int k, const uint16_t *from, uint32_t *idx)
+{
+    for (int j = 0; j < k; j++)
+        idx[j] = from[j];
+    return k;
+}
+
+static int play_feats(const void *arg, int i, uint32_t *idx)
 {
     const PlayArg *a = arg;
-    return policy_features(a->c, a->mv[i], idx);
+    uint16_t f[POLICY_MAX_ACTIVE];
+    return widen(policy_features(a->c, a->mv[i], f), f, idx);
 }
 
 typedef struct ExchArg {
@@ -105,10 +118,48 @@ typedef struct ExchArg {
     const Cards *gift;
 } ExchArg;
 
-static int exch_feats(const void *arg, int i, uint16_t *idx)
+static int exch_feats(const void *arg, int i, uint32_t *idx)
 {
     const ExchArg *a = arg;
-    return policy_exch_features(a->hand, a->gift[i], idx);
+    uint16_t f[POLICY_MAX_ACTIVE];
+    return widen(policy_exch_features(a->hand, a->gift[i], f), f, idx);
+}
+
+typedef struct RichArg {
+    const RichCtx *c;
+    const Move *mv;
+} RichArg;
+
+static int rich_feats(const void *arg, int i, uint32_t *idx)
+{
+    const RichArg *a = arg;
+    return rich_features(a->c, a->mv[i], idx);
+}
+
+/* The kind of the last play decision added (TRAIN_WIN_*): whether the mover can be certain to
+ * win from its position (the sure-win test), or, with two players left, what the exact solve
+ * says (the other holds every card the mover cannot see). */
+static int tag_last(TrainData *d, const GameState *g)
+{
+    DecisionSet *s = &d->play;
+    if (!d->tt.e && endgame_tt_init(&d->tt, 16))
+        return -1;
+    if (!s->kind || s->capn > s->capkind) {
+        uint8_t *k = realloc(s->kind, (size_t)s->capn);
+        if (!k)
+            return -1;
+        s->kind = k;
+        s->capkind = s->capn;
+    }
+    int kind = TRAIN_WIN_NONE;
+    if (endgame_sure_win_state(g, NULL))
+        kind = TRAIN_WIN_SURE;
+    else if (NPLAYERS - __builtin_popcount(g->out) == 2) {
+        int r = endgame_solve2(g, 200000, &d->tt, NULL, NULL);
+        kind = r == 1 ? TRAIN_WIN_SOLVED : r == 0 ? TRAIN_LOSS_SOLVED : TRAIN_UNDECIDED;
+    }
+    s->kind[s->n - 1] = (uint8_t)kind;
+    return 0;
 }
 
 int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held)
@@ -147,10 +198,20 @@ int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held)
             else if (chosen < 0)
                 d->unknown++; /* e.g. a joker standing in for a card its player holds */
             else {
-                PolicyCtx c;
-                policy_ctx_state(&c, &g);
-                PlayArg a = {&c, mv};
-                if (add_decision(&d->play, n, chosen, held, play_feats, &a))
+                int rc;
+                if (d->rich) {
+                    RichCtx c;
+                    rich_ctx_state(&c, &g, rec->cls);
+                    c.nmoves = n;
+                    RichArg a = {&c, mv};
+                    rc = add_decision(&d->play, n, chosen, held, rich_feats, &a);
+                } else {
+                    PolicyCtx c;
+                    policy_ctx_state(&c, &g);
+                    PlayArg a = {&c, mv};
+                    rc = add_decision(&d->play, n, chosen, held, play_feats, &a);
+                }
+                if (rc || (d->tag_wins && tag_last(d, &g)))
                     return -1;
             }
         }
@@ -179,8 +240,17 @@ static int set_append(DecisionSet *s, const DecisionSet *src)
         const size_t start = src->off[t], end = t + 1 < src->n ? src->off[t + 1] : src->len;
         if (set_reserve(s, end - start))
             return -1;
+        if (src->kind && (!s->kind || s->capn > s->capkind)) {
+            uint8_t *k = realloc(s->kind, (size_t)s->capn);
+            if (!k)
+                return -1;
+            s->kind = k;
+            s->capkind = s->capn;
+        }
         s->off[s->n] = s->len;
         s->held[s->n] = src->held[t];
+        if (src->kind)
+            s->kind[s->n] = src->kind[t];
         s->n++;
         memcpy(s->buf + s->len, src->buf + start, (end - start) * sizeof *s->buf);
         s->len += end - start;
@@ -202,7 +272,7 @@ int train_data_append(TrainData *d, const TrainData *src)
 /* The decision at p (its n and chosen read): the target probabilities of a soft one into tgt
  * (and p past them), else a one at the chosen candidate. Returns the index of the most likely
  * target. */
-static int read_target(const uint16_t **p, int n, int chosen, double *tgt)
+static int read_target(const uint32_t **p, int n, int chosen, double *tgt)
 {
     if (chosen != TRAIN_SOFT) {
         for (int i = 0; i < n; i++)
@@ -239,11 +309,13 @@ static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi
     for (long t = lo; t < hi; t++) {
         if (want >= 0 && s->held[t] != want)
             continue;
-        const uint16_t *p = s->buf + s->off[t];
+        if (s->kind && ((s->skip_kinds >> s->kind[t]) & 1))
+            continue;
+        const uint32_t *p = s->buf + s->off[t];
         int n = p[0], chosen = p[1];
         p += 2;
         read_target(&p, n, chosen, tgt);
-        const uint16_t *start = p;
+        const uint32_t *start = p;
         double mx = -INFINITY;
         for (int i = 0; i < n && i < 1024; i++) {
             int k = *p++;
@@ -401,16 +473,23 @@ int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w)
     return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
 }
 
-void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held, TrainEval *out)
+int train_fit_rich(const TrainData *d, const TrainOpts *o, RichWeights *w)
 {
-    const DecisionSet *s = exch ? &d->exch : &d->play;
-    const double *w = exch ? pw->exch : pw->play;
+    if (fit_model(&d->play, w->play, RICH_NPLAY, o, 1))
+        return -1;
+    return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
+}
+
+void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out)
+{
     memset(out, 0, sizeof *out);
     double sc[1024], tgt[1024];
     for (long t = 0; t < s->n; t++) {
         if (held >= 0 && s->held[t] != held)
             continue;
-        const uint16_t *p = s->buf + s->off[t];
+        if (s->kind && !((kinds >> s->kind[t]) & 1))
+            continue;
+        const uint32_t *p = s->buf + s->off[t];
         int n = p[0], chosen = p[1], best = 0;
         p += 2;
         chosen = read_target(&p, n, chosen, tgt); /* a soft decision: its likeliest target */
@@ -428,10 +507,14 @@ void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held,
             }
         }
         double z = 0;
-        for (int i = 0; i < n; i++)
+        int ties = 0;
+        for (int i = 0; i < n; i++) {
             z += exp(sc[i] - mx);
+            ties += sc[i] == mx;
+        }
         out->n++;
         out->top1 += best == chosen;
+        out->top1_ties += sc[chosen] == mx ? 1.0 / ties : 0;
         for (int i = 0; i < n; i++)
             if (tgt[i] > 0)
                 out->logloss -= tgt[i] * (sc[i] - mx - log(z));
@@ -441,11 +524,17 @@ void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held,
     }
     if (out->n) {
         out->top1 /= (double)out->n;
+        out->top1_ties /= (double)out->n;
         out->logloss /= (double)out->n;
         out->chance_top1 /= (double)out->n;
         out->chance_logloss /= (double)out->n;
         out->zero_top1 /= (double)out->n;
     }
+}
+
+void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held, TrainEval *out)
+{
+    train_eval_set(exch ? &d->exch : &d->play, exch ? pw->exch : pw->play, held, ~0u, out);
 }
 
 /* ---------------------------------------------------------------- REINFORCE */
@@ -465,7 +554,7 @@ void rl_opts_default(RlOpts *o)
 /* One game's learner decisions, features listed: (model, n, chosen, then n x (k, idx...)),
  * with the learner's seat and its class at the end. */
 typedef struct RlGame {
-    uint16_t *buf;
+    uint32_t *buf;
     size_t len, cap;
     int learner_mask;
     int cls[NPLAYERS];
@@ -481,7 +570,7 @@ static int rl_push(RlGame *g, size_t words)
     size_t cap = g->cap ? 2 * g->cap : 8192;
     while (cap < g->len + words)
         cap *= 2;
-    uint16_t *b = realloc(g->buf, cap * sizeof *b);
+    uint32_t *b = realloc(g->buf, cap * sizeof *b);
     if (!b)
         return -1;
     g->buf = b;
@@ -490,18 +579,18 @@ static int rl_push(RlGame *g, size_t words)
 }
 
 /* Records a decision of player p (model 0 plays, 1 gifts). */
-static int rl_record(RlGame *g, int p, int model, int n, int chosen, int (*fn)(const void *arg, int i, uint16_t *idx),
+static int rl_record(RlGame *g, int p, int model, int n, int chosen, int (*fn)(const void *arg, int i, uint32_t *idx),
                      const void *arg)
 {
     if (rl_push(g, 4 + (size_t)n * (1 + POLICY_MAX_ACTIVE)))
         return -1;
-    g->buf[g->len++] = (uint16_t)p;
-    g->buf[g->len++] = (uint16_t)model;
-    g->buf[g->len++] = (uint16_t)n;
-    g->buf[g->len++] = (uint16_t)chosen;
+    g->buf[g->len++] = (uint32_t)p;
+    g->buf[g->len++] = (uint32_t)model;
+    g->buf[g->len++] = (uint32_t)n;
+    g->buf[g->len++] = (uint32_t)chosen;
     for (int i = 0; i < n; i++) {
-        uint16_t *k = &g->buf[g->len++];
-        *k = (uint16_t)fn(arg, i, &g->buf[g->len]);
+        uint32_t *k = &g->buf[g->len++];
+        *k = (uint32_t)fn(arg, i, &g->buf[g->len]);
         g->len += *k;
     }
     return 0;
@@ -632,13 +721,13 @@ static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
 {
     double sc[MOVEGEN_MAX];
     for (size_t at = 0; at < g->len;) {
-        const uint16_t *p = g->buf + at;
+        const uint32_t *p = g->buf + at;
         int who = p[0], model = p[1], n = p[2], chosen = p[3];
         p += 4;
         const double *w = model ? b->w->exch : b->w->play;
         double *gw = grad + (model ? POLICY_NPLAY : 0);
         const double adv = b->rv[g->cls[who]] - b->base[g->kind];
-        const uint16_t *start = p;
+        const uint32_t *start = p;
         double mx = -INFINITY;
         for (int i = 0; i < n; i++) {
             int k = *p++;

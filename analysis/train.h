@@ -13,21 +13,38 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "players/endgame.h"
 #include "players/policy.h"
+#include "players/rich.h"
 
 /* Decisions of one model, packed: for each, its number of candidates n, the chosen index (or
  * 0xFFFF then n target probabilities in 1/65535ths: a soft decision), then n lists (count,
  * feature indices). */
 typedef struct DecisionSet {
-    uint16_t *buf;
+    uint32_t *buf;
     size_t len, cap;
     size_t *off;       /* start of each decision in buf */
     uint8_t *held;     /* 1 = held out */
-    long n, capn;
+    uint8_t *kind;     /* with TrainData.tag_wins: TRAIN_WIN_* of each decision (else NULL) */
+    unsigned skip_kinds; /* the fit leaves out decisions of kind k when bit k is set */
+    long n, capn, capkind;
 } DecisionSet;
+
+/* What a certain-win search says of a decision's position (TrainData.tag_wins). */
+enum {
+    TRAIN_WIN_NONE = 0,    /* no certain win found, more than two players left */
+    TRAIN_WIN_SURE = 1,    /* endgame_sure_win: a chain of unanswerable melds empties the hand */
+    TRAIN_WIN_SOLVED = 2,  /* two players left: the exact solve says the mover wins */
+    TRAIN_LOSS_SOLVED = 3, /* two players left: the exact solve says the mover loses */
+    TRAIN_UNDECIDED = 4,   /* two players left: undecided within the solver's budget */
+    TRAIN_KINDS = 5
+};
 
 typedef struct TrainData {
     DecisionSet play, exch;
+    int rich;           /* play decisions with the rich policy's features (players/rich.h) */
+    int tag_wins;       /* tag play decisions with TRAIN_WIN_* (play.kind) */
+    EndgameTT tt;       /* the solver's table for tag_wins */
     long games, held_games;
     long forced;        /* plays with one legal move (not decisions) */
     long unknown;       /* recorded moves the generator does not produce (skipped) */
@@ -66,11 +83,17 @@ int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w);
 typedef struct TrainEval {
     long n;            /* decisions */
     double top1;       /* share where the model's first choice is the recorded one */
+    double top1_ties;  /* the same, a tie for first among k moves counting 1/k (a random tie-break's mean) */
     double logloss;    /* mean -ln P(recorded) */
     double chance_top1, chance_logloss; /* a uniform choice: mean 1/n and mean ln n */
     double zero_top1;  /* the zero-weight model (ties to the first candidate) */
 } TrainEval;
 
+/* The rich policy (players/rich.h; TrainData.rich): its play model and the exchange model. */
+int train_fit_rich(const TrainData *d, const TrainOpts *o, RichWeights *w);
+/* Evaluates weights w on one set's decisions: held-out (held = 1), training (0) or all (-1),
+ * of the kinds with bit kind of `kinds` set (when the set is tagged: TrainData.tag_wins). */
+void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out);
 /* Evaluates weights on the held-out (held = 1) or training (held = 0) decisions of one model
  * (exch = 0 plays, 1 gifts); held = -1: all of them. */
 void train_eval(const TrainData *d, const PolicyWeights *w, int exch, int held, TrainEval *out);

@@ -34,6 +34,15 @@ static void usage(FILE *f)
             "  --holdout F        share of games held out for evaluation (0.1)\n"
             "  --seed S           which games are held out (1)\n"
             "  --test-kifu FILE   also report agreement on these records (never trained on)\n"
+            "  --model M          fast (default: the policy of the playouts, players/policy.h) or rich (the\n"
+            "                     rich policy, players/rich.h: many more features, for the policy player and\n"
+            "                     the search's prior)\n"
+            "  --by-kind          report agreement apart for the decisions where the mover can be certain to\n"
+            "                     win (dhm's sure-win test, or the exact solve with two players left) and for\n"
+            "                     the rest, the decisions a policy makes\n"
+            "  --policy-decisions fit only the decisions where no certain win is found (with --by-kind's\n"
+            "                     search): a program that found one plays it by fixed tie-breaks, not by\n"
+            "                     its policy\n"
             "  --teacher-games N  also learn from N self-play games of the policy (the --init weights, at\n"
             "                     --teacher-temp) in which a Monte Carlo teacher values every decision\n"
             "                     with a choice from the decider's information set; the targets are\n"
@@ -115,23 +124,64 @@ static void on_rl(void *ctx, long games, long total, double vs_simple, double vs
 static void print_eval(FILE *o, const char *what, const TrainEval *z, const TrainEval *t, int json, int *first)
 {
     if (json) {
-        fprintf(o, "%s\n  \"%s\": {\"decisions\": %ld, \"top1\": %.4f, \"logloss\": %.4f, \"chance_top1\": %.4f, "
-                   "\"chance_logloss\": %.4f, \"zero_weights_top1\": %.4f, \"zero_weights_logloss\": %.4f}",
-                *first ? "" : ",", what, t->n, t->top1, t->logloss, t->chance_top1, t->chance_logloss, z->top1,
-                z->logloss);
+        fprintf(o, "%s\n  \"%s\": {\"decisions\": %ld, \"top1\": %.4f, \"top1_ties_split\": %.4f, \"logloss\": %.4f, "
+                   "\"chance_top1\": %.4f, \"chance_logloss\": %.4f, \"zero_weights_top1\": %.4f, "
+                   "\"zero_weights_logloss\": %.4f}",
+                *first ? "" : ",", what, t->n, t->top1, t->top1_ties, t->logloss, t->chance_top1, t->chance_logloss,
+                z->top1, z->logloss);
         *first = 0;
         return;
     }
-    fprintf(o, "\n%s: %ld decisions\n  %-14s %9s %9s\n", what, t->n, "", "top-1", "log-loss");
-    fprintf(o, "  %-14s %9.4f %9.4f\n", "chance", t->chance_top1, t->chance_logloss);
-    fprintf(o, "  %-14s %9.4f %9.4f\n", "zero weights", z->top1, z->logloss);
-    fprintf(o, "  %-14s %9.4f %9.4f\n", "trained", t->top1, t->logloss);
+    fprintf(o, "\n%s: %ld decisions\n  %-14s %9s %9s %9s\n", what, t->n, "", "top-1", "ties 1/k", "log-loss");
+    fprintf(o, "  %-14s %9.4f %9s %9.4f\n", "chance", t->chance_top1, "", t->chance_logloss);
+    fprintf(o, "  %-14s %9.4f %9.4f %9.4f\n", "zero weights", z->top1, z->top1_ties, z->logloss);
+    fprintf(o, "  %-14s %9.4f %9.4f %9.4f\n", "trained", t->top1, t->top1_ties, t->logloss);
+}
+
+/* The model's weights as arrays (either model). */
+typedef struct ModelW {
+    const double *play, *exch;
+} ModelW;
+
+/* Agreement on one data set (held: 1 held-out, -1 all): plays (all of them, or with by_kind the
+ * policy's decisions and the certain wins apart) and gifts. */
+static void print_evals(FILE *o, const TrainData *d, ModelW zero, ModelW w, const char *set, int by_kind, int json,
+                        int *first)
+{
+    static const struct {
+        const char *what;
+        unsigned kinds;
+    } KINDS[] = {{"plays", ~0u},
+                 {"plays, the policy's decisions (no certain win found)",
+                  1u << TRAIN_WIN_NONE | 1u << TRAIN_LOSS_SOLVED | 1u << TRAIN_UNDECIDED},
+                 {"plays with a certain win (sure-win test or exact two-player solve)",
+                  1u << TRAIN_WIN_SURE | 1u << TRAIN_WIN_SOLVED}};
+    TrainEval z, t;
+    char what[160];
+    if (!strcmp(set, "held-out")) { /* the fit itself: how far the model can follow its data */
+        train_eval_set(&d->play, zero.play, 0, ~0u, &z);
+        train_eval_set(&d->play, w.play, 0, ~0u, &t);
+        if (t.n)
+            print_eval(o, "training plays", &z, &t, json, first);
+    }
+    for (int k = 0; k < (by_kind ? 3 : 1); k++) {
+        train_eval_set(&d->play, zero.play, 1, KINDS[k].kinds, &z);
+        train_eval_set(&d->play, w.play, 1, KINDS[k].kinds, &t);
+        snprintf(what, sizeof what, "%s %s", set, KINDS[k].what);
+        if (t.n)
+            print_eval(o, what, &z, &t, json, first);
+    }
+    train_eval_set(&d->exch, zero.exch, 1, ~0u, &z);
+    train_eval_set(&d->exch, w.exch, 1, ~0u, &t);
+    snprintf(what, sizeof what, "%s gifts", set);
+    if (t.n)
+        print_eval(o, what, &z, &t, json, first);
 }
 
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -146,14 +196,15 @@ static int train_policy(int argc, char **argv)
         {"rl-vs-league", required_argument, 0, O_RLVL}, {"rl-reward", required_argument, 0, O_RLRW},
         {"teacher-games", required_argument, 0, O_TG}, {"teacher", required_argument, 0, O_TS},
         {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
-        {"teacher-temp", required_argument, 0, O_TTEMP},
+        {"teacher-temp", required_argument, 0, O_TTEMP}, {"model", required_argument, 0, O_MODEL},
+        {"by-kind", no_argument, 0, O_BYKIND}, {"policy-decisions", no_argument, 0, O_POLDEC},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
     const char *out = NULL, *init = NULL, *players = NULL, *league = NULL;
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *test[64];
-    int ntest = 0, json = 0, quiet = 0, c;
+    int ntest = 0, json = 0, quiet = 0, rich = 0, by_kind = 0, pol_only = 0, c;
     TrainOpts o;
     train_opts_default(&o);
     o.jobs = 2;
@@ -204,6 +255,13 @@ static int train_policy(int argc, char **argv)
             break;
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
+        case O_MODEL:
+            if (strcmp(optarg, "fast") && strcmp(optarg, "rich"))
+                return cli_fail(cmd, "--model %s: valid are fast, rich", optarg);
+            rich = !strcmp(optarg, "rich");
+            break;
+        case O_BYKIND: by_kind = 1; break;
+        case O_POLDEC: by_kind = pol_only = 1; break;
         case O_HELP: usage(stdout); return 0;
         default: return 2;
         }
@@ -216,10 +274,14 @@ static int train_policy(int argc, char **argv)
     const int have_data = in.ndb || in.nkifu || tch.games > 0;
     if (!out)
         return cli_fail(cmd, "-o WEIGHTS is required");
+    if (rich && (rl.games > 0 || tch.games > 0 || league))
+        return cli_fail(cmd, "--model rich learns from records only (no --rl-* or --teacher-* options)");
     static PolicyWeights w;
+    static RichWeights rw;
     char err[512];
     memset(&w, 0, sizeof w);
-    if (init && policy_load(init, &w, err, sizeof err))
+    memset(&rw, 0, sizeof rw);
+    if (init && (rich ? rich_load(init, &rw, err, sizeof err) : policy_load(init, &w, err, sizeof err)))
         return cli_fail(cmd, "--init: %s", err);
     static PolicyWeights leaguew[RL_LEAGUE_MAX];
     if (league) {
@@ -250,6 +312,10 @@ static int train_policy(int argc, char **argv)
     }
     TrainData d;
     train_data_init(&d);
+    d.rich = rich;
+    d.tag_wins = by_kind;
+    if (pol_only)
+        d.play.skip_kinds = 1u << TRAIN_WIN_SURE | 1u << TRAIN_WIN_SOLVED;
     col.d = &d;
     GameSource src = {in.kifu, in.nkifu, in.db, in.ndb, 0};
     double t0 = cli_now();
@@ -284,9 +350,9 @@ static int train_policy(int argc, char **argv)
     progress_init(&pr, "train:", o.epochs, !quiet);
     o.progress = on_epoch;
     o.progress_ctx = &pr;
-    static PolicyWeights zero;
+    static RichWeights zero; /* zero weights of either model */
     memset(&zero, 0, sizeof zero);
-    if (train_fit(&d, &o, &w)) {
+    if (rich ? train_fit_rich(&d, &o, &rw) : train_fit(&d, &o, &w)) {
         train_data_free(&d);
         return cli_error(cmd, "out of memory");
     }
@@ -313,12 +379,12 @@ static int train_policy(int argc, char **argv)
         train_data_free(&d);
         return cli_error(cmd, "cannot write %s: %m", out);
     }
-    int bad = policy_save(f, &w, comment);
+    int bad = rich ? rich_save(f, &rw, comment) : policy_save(f, &w, comment);
     if (fclose(f) || bad) {
         train_data_free(&d);
         return cli_error(cmd, "error writing %s", out);
     }
-    TrainEval z, t;
+    ModelW zw = {zero.play, zero.exch}, mw = {rich ? rw.play : w.play, rich ? rw.exch : w.exch};
     int first = 1;
     if (json)
         printf("{\"games\": %ld, \"held_out_games\": %ld, \"forced\": %ld, \"unknown\": %ld, \"weights\": ", d.games,
@@ -329,28 +395,23 @@ static int train_policy(int argc, char **argv)
         printf("%ld games (%ld held out); %ld plays with one legal move skipped; %ld recorded moves not generated by "
                "dhm skipped\n",
                d.games, d.held_games, d.forced, d.unknown);
-    for (int x = 0; x < 2; x++) {
-        train_eval(&d, &zero, x, 1, &z);
-        train_eval(&d, &w, x, 1, &t);
-        if (t.n)
-            print_eval(stdout, x ? "held-out gifts" : "held-out plays", &z, &t, json, &first);
-    }
+    print_evals(stdout, &d, zw, mw, "held-out", by_kind, json, &first);
     train_data_free(&d);
     if (ntest) { /* an external test set, never trained on */
         TrainData td;
         train_data_init(&td);
-        Collect tc = {&td, {{0}}, 0, seed, 1, 1};
+        td.rich = rich;
+        td.tag_wins = by_kind;
+        Collect tc = col; /* the same players' decisions */
+        tc.d = &td;
+        tc.holdout = 1;
+        tc.test = 1;
         GameSource ts = {test, ntest, NULL, 0, 0};
         if (games_each(&ts, collect, &tc, err, sizeof err)) {
             train_data_free(&td);
             return cli_error(cmd, "--test-kifu: %s", err);
         }
-        for (int x = 0; x < 2; x++) {
-            train_eval(&td, &zero, x, 1, &z);
-            train_eval(&td, &w, x, 1, &t);
-            if (t.n)
-                print_eval(stdout, x ? "test gifts" : "test plays", &z, &t, json, &first);
-        }
+        print_evals(stdout, &td, zw, mw, "test", by_kind, json, &first);
         if (!json && td.unknown)
             printf("  (%ld recorded test moves are not generated by dhm and were skipped)\n", td.unknown);
         train_data_free(&td);

@@ -12,7 +12,7 @@ static const char *const NAMES[B_NKINDS] = {BANDIT_NAMES(NAME_ITEM)};
 
 const char *bandit_names(void) { return BANDIT_NAMES(NAME_JOIN); }
 
-const char *bandit_name(BanditKind k) { return (unsigned)k < B_NKINDS ? NAMES[k] : "?"; }
+const char *bandit_name(BanditKind k) { return (unsigned)k < B_NKINDS ? NAMES[k] : k == B_PUCT ? "puct" : "?"; }
 
 int bandit_parse(const char *name)
 {
@@ -30,6 +30,7 @@ void bandit_params_default(BanditParams *p)
     p->v_b = 1.0;
     p->kl_c = 0.0;
     p->ucb2_alpha = 0.1;
+    p->puct_c = 1.0;
 }
 
 void bandit_init(Bandit *b, BanditKind kind, const BanditParams *p, int arms)
@@ -40,6 +41,8 @@ void bandit_init(Bandit *b, BanditKind kind, const BanditParams *p, int arms)
     b->total = 0;
     b->run_arm = -1;
     b->run_left = 0;
+    b->sum = 0;
+    b->prior = NULL;
     memset(b->arm, 0, (size_t)b->k * sizeof b->arm[0]);
 }
 
@@ -163,8 +166,29 @@ double bandit_index(const Bandit *b, int a)
     return index_of(b, a, &t);
 }
 
+/* PUCT (see bandit.h): ties to the first arm. */
+static int puct_select(const Bandit *b, const double *bonus)
+{
+    const double fpu = b->total ? b->sum / (double)b->total : 0.5, s = b->p.puct_c * sqrt((double)b->total + 1);
+    int best = 0;
+    double bv = -INFINITY;
+    for (int a = 0; a < b->k; a++) {
+        const Arm *x = &b->arm[a];
+        double v = (x->n ? x->sum / x->n : fpu) + s * b->prior[a] / (1 + x->n);
+        if (bonus)
+            v += bonus[a];
+        if (v > bv) {
+            bv = v;
+            best = a;
+        }
+    }
+    return best;
+}
+
 int bandit_select(Bandit *b, Rng *rng, const double *bonus)
 {
+    if (b->kind == B_PUCT && b->prior)
+        return puct_select(b, bonus);
     for (int a = 0; a < b->k; a++)
         if (!b->arm[a].n)
             return a;
@@ -199,6 +223,7 @@ void bandit_update(Bandit *b, int a, double reward, Rng *rng)
     x->sum += reward;
     x->sum2 += reward * reward;
     b->total++;
+    b->sum += reward;
     if (b->kind == B_THOMPSON) { /* Bernoulli trick (Agrawal & Goyal, Algorithm 2) */
         double r = rng_double(rng) < reward ? 1.0 : 0.0;
         x->s += r;

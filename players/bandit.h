@@ -9,6 +9,10 @@
  *   ucb-v       x + sqrt(2 V E / n) + c 3 b E / n, E = zeta ln N (zeta 0.5, c 2, b 1)
  *   thompson    argmax of draws from Beta(S + 1, F + 1), S and F by the Bernoulli trick
  *   kl-ucb      max { q : n d(x, q) <= ln N + c ln ln N } (c = 0), Bernoulli KL, by bisection
+ *   puct        q + c P sqrt(N + 1) / (1 + n): P the arm's prior probability (Bandit.prior, set
+ *               by the caller), q its mean, or for an arm not yet pulled the mean of every pull
+ *               so far (0.5 before the first); no arm is pulled first by rule (AlphaZero's root
+ *               selection, with the parent's mean as first-play value)
  *   ucb2        epochs tau(r) = ceil((1 + alpha)^r): the chosen arm is pulled
  *               tau(r+1) - tau(r) times in a row, empty epochs (tau(r+1) = tau(r))
  *               skipped, so that n = tau(r) after every epoch; bonus
@@ -21,13 +25,15 @@
 
 #define BANDIT_MAX_ARMS 640
 
-typedef enum { B_UCB1, B_UCB1_TUNED, B_UCB_ROOT, B_UCB_V, B_THOMPSON, B_KL_UCB, B_UCB2, B_NKINDS } BanditKind;
+typedef enum { B_UCB1, B_UCB1_TUNED, B_UCB_ROOT, B_UCB_V, B_THOMPSON, B_KL_UCB, B_UCB2, B_NKINDS,
+               B_PUCT = B_NKINDS /* needs a prior: not among the names a user picks */ } BanditKind;
 
 typedef struct BanditParams {
     double root_c;            /* UCB-root c (0.7) */
     double v_zeta, v_c, v_b;  /* UCB-V (0.5, 2, 1) */
     double kl_c;              /* KL-UCB c (0) */
     double ucb2_alpha;        /* UCB2 alpha (0.1) */
+    double puct_c;            /* PUCT c (1) */
 } BanditParams;
 
 typedef struct Arm {
@@ -44,6 +50,8 @@ typedef struct Bandit {
     long total;     /* pulls so far */
     int run_arm;    /* UCB2: arm of the epoch in progress, -1 = none */
     int run_left;   /* UCB2: pulls left in it */
+    double sum;     /* of every reward so far (PUCT's first-play value) */
+    const double *prior; /* PUCT: each arm's prior probability (the caller's memory) */
     Arm arm[BANDIT_MAX_ARMS];
 } Bandit;
 

@@ -35,6 +35,7 @@
 #include "players/endgame.h"
 #include "players/players.h"
 #include "players/policy.h"
+#include "players/rich.h"
 
 const BanditKind MC_CHOICE_KINDS[MC_CHOICE_ARMS] = {B_UCB_ROOT, B_UCB1_TUNED, B_THOMPSON, B_UCB_V, B_KL_UCB};
 
@@ -108,6 +109,11 @@ typedef struct Mc {
     Cards world[WORLDS][NPLAYERS];
     uint8_t have_world[WORLDS];
     PolicyWeights w;
+    double puct;                  /* puct=C: the root bandit is PUCT with the rich policy as prior */
+    double prior_temp;
+    RichWeights *prior_own;       /* prior-weights=FILE (else the built-in rich weights) */
+    const RichWeights *prior_w;
+    double prior[BANDIT_MAX_ARMS];
     long model;                   /* model=1: playouts move opponents by the online model */
     double model_lr;
     OppModel om;
@@ -294,9 +300,14 @@ double mc_expected_loss(const Bandit *b)
 }
 
 /* Runs the bandit over k candidates. desa: the DESA variant for this search (DESA_* bits). */
+static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal);
+
 static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
 {
-    bandit_init(&mc->bandit, mc->kind, &mc->bp, k);
+    const int puct = mc->puct > 0 && sim == sim_play;
+    bandit_init(&mc->bandit, puct ? B_PUCT : mc->kind, &mc->bp, k);
+    if (puct)
+        mc->bandit.prior = mc->prior;
     memset(mc->leaf, 0, (size_t)k * sizeof mc->leaf[0]);
     memset(mc->narm, 0, (size_t)k * sizeof mc->narm[0]);
     memset(mc->bonus, 0, (size_t)k * sizeof mc->bonus[0]);
@@ -336,7 +347,7 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
     double bv = -INFINITY;
     for (int a = 0; a < k; a++) {
         const Arm *x = &mc->bandit.arm[a];
-        double v = mc->final_count ? (double)x->n : bandit_mean(&mc->bandit, a);
+        double v = mc->final_count || puct ? (double)x->n : bandit_mean(&mc->bandit, a);
         if (desa & DESA_LAST)
             v += mc->desa_w * dv[a];
         if (v > bv || (v == bv && x->n > mc->bandit.arm[best].n)) {
@@ -443,6 +454,23 @@ static int policy_candidates(Mc *mc, const InfoSet *v, int n)
     return keep;
 }
 
+/* The rich policy's probabilities (at prior-temp) of the k candidates, renormalised over them:
+ * PUCT's prior (search() hands it to the bandit). */
+static void set_prior(Mc *mc, const InfoSet *v, int n, int k)
+{
+    RichCtx c;
+    double sc[MOVEGEN_MAX];
+    rich_ctx_info(&c, v);
+    rich_scores(mc->prior_w->play, &c, mc->moves, n, sc);
+    double mx = -INFINITY, z = 0;
+    for (int a = 0; a < k; a++)
+        mx = sc[mc->arm_move[a]] > mx ? sc[mc->arm_move[a]] : mx;
+    for (int a = 0; a < k; a++)
+        z += mc->prior[a] = exp((sc[mc->arm_move[a]] - mx) / mc->prior_temp);
+    for (int a = 0; a < k; a++)
+        mc->prior[a] /= z;
+}
+
 static Move decide_play(Mc *mc, const InfoSet *v);
 
 static Move mc_play(Player *self, const InfoSet *v)
@@ -489,6 +517,8 @@ static Move decide_play(Mc *mc, const InfoSet *v)
     else
         for (int i = 0; i < n; i++)
             mc->arm_move[i] = i;
+    if (mc->puct > 0)
+        set_prior(mc, v, n, k);
     return mc->moves[mc->arm_move[search(mc, k, sim_play, &c, mc->desa)]];
 }
 
@@ -744,6 +774,7 @@ static void mc_destroy(Player *self)
     est_sampler_free(&mc->es);
     est_options_free(&mc->eo);
     endgame_tt_free(&mc->tt);
+    free(mc->prior_own);
     free(mc);
 }
 
@@ -769,6 +800,31 @@ static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
     Mc *mc = self->impl;
     memcpy(mc->truth, hand, sizeof mc->truth);
     mc->have_truth = 1;
+}
+
+/* puct's prior: the rich weights of prior-weights=FILE, or the built-in ones. */
+static int prior_option(const char *path, Mc *mc, char *err, size_t errsz)
+{
+    char e[400];
+    if (!path) {
+        if (!(mc->prior_w = rich_builtin(e, sizeof e))) {
+            snprintf(err, errsz, "mc: puct: %s (give prior-weights=FILE)", e);
+            return -1;
+        }
+        return 0;
+    }
+    if (!(mc->prior_own = malloc(sizeof *mc->prior_own))) {
+        snprintf(err, errsz, "mc: out of memory");
+        return -1;
+    }
+    if (rich_load(path, mc->prior_own, e, sizeof e)) {
+        snprintf(err, errsz, "mc: prior-weights=%s: %s", path, e);
+        free(mc->prior_own);
+        mc->prior_own = NULL;
+        return -1;
+    }
+    mc->prior_w = mc->prior_own;
+    return 0;
 }
 
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
@@ -807,6 +863,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         bad = snprintf(err, errsz, "mc: playout=%s: valid are policy, simple", pl);
     mc->playout = !strcmp(pl, "simple") ? PLAYOUT_SIMPLE : PLAYOUT_POLICY;
     const int pol = mc->playout == PLAYOUT_POLICY; /* the new features' defaults follow the playout */
+    const char *prior_path = spec_get_str(s, "prior-weights", NULL);
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
         spec_get_double(s, "ptemp", 0.01, 100, 1, &mc->ptemp, err, errsz) ||
         spec_get_double(s, "prune", 0, 1, pol ? 0.02 : 0, &mc->prune, err, errsz) ||
@@ -829,18 +886,27 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "alpha", 1e-6, 10, 0.1, &mc->bp.ucb2_alpha, err, errsz) ||
         spec_get_int(s, "acc", 0, 1, 0, &acc, err, errsz) ||
         spec_get_int(s, "model", 0, 2, 0, &mc->model, err, errsz) ||
+        spec_get_double(s, "puct", 0, 100, 0, &mc->puct, err, errsz) ||
+        spec_get_double(s, "prior-temp", 0.01, 100, 1, &mc->prior_temp, err, errsz) ||
         spec_get_double(s, "model-lr", 0, 10, 0.02, &mc->model_lr, err, errsz) ||
         est_options(s, "est", "est-model", EST_UNIFORM, &mc->eo, err, errsz) ||
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
-                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, acc, model, model-lr",
+                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, acc, model, model-lr, "
+                          "puct, prior-temp, prior-weights",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
         return -1;
     }
     mc->acc = (int)acc;
+    mc->bp.puct_c = mc->puct;
+    if (mc->puct > 0 && prior_option(prior_path, mc, err, errsz)) {
+        est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
     est_sampler_init(&mc->es, &mc->eo);
     for (int a = 0; a < MC_CHOICE_ARMS; a++)
         mc->inner[a].alpha = mc->inner[a].beta = 1;

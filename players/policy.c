@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "players/players.h"
+#include "players/wtext.h"
 
 /* ---------------------------------------------------------------- the layout */
 
@@ -633,15 +634,17 @@ int policy_exch_features(Cards hand, Cards give, uint16_t *idx)
     return k + after_features(after, 0, PF_XAFTER, idx + k);
 }
 
-double policy_exch_score(const PolicyWeights *w, Cards hand, Cards give)
+static double exch_score(const double *exch, Cards hand, Cards give)
 {
     uint16_t idx[POLICY_MAX_ACTIVE];
     int k = policy_exch_features(hand, give, idx);
     double s = 0;
     for (int i = 0; i < k; i++)
-        s += w->exch[idx[i]];
+        s += exch[idx[i]];
     return s;
 }
+
+double policy_exch_score(const PolicyWeights *w, Cards hand, Cards give) { return exch_score(w->exch, hand, give); }
 
 int policy_gifts(Cards hand, int n, Cards *out)
 {
@@ -739,16 +742,21 @@ static int argmax(const double *s, int n)
     return best;
 }
 
+int policy_pick_scores(double *s, int n, double temp, Rng *rng)
+{
+    if (temp <= 0)
+        return argmax(s, n);
+    softmax_pad(s, n);
+    return softmax_draw(s, n, temp, rng);
+}
+
 int policy_pick(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double temp, Rng *rng)
 {
     if (n <= 1)
         return 0;
     double s[MOVEGEN_MAX + 3];
     policy_scores(w, c, mv, n, s);
-    if (temp <= 0)
-        return argmax(s, n);
-    softmax_pad(s, n);
-    return softmax_draw(s, n, temp, rng);
+    return policy_pick_scores(s, n, temp, rng);
 }
 
 void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double *p)
@@ -763,7 +771,7 @@ void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, in
         p[i] /= sum;
 }
 
-Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, Rng *rng)
+Cards policy_pick_gift_w(const double *exch, Cards hand, int n, double temp, Rng *rng)
 {
     Cards cand[128];
     double s[128 + 3];
@@ -771,11 +779,13 @@ Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, R
     if (k == 0)
         return cards_weakest(hand, n);
     for (int i = 0; i < k; i++)
-        s[i] = policy_exch_score(w, hand, cand[i]);
-    if (temp <= 0)
-        return cand[argmax(s, k)];
-    softmax_pad(s, k);
-    return cand[softmax_draw(s, k, temp, rng)];
+        s[i] = exch_score(exch, hand, cand[i]);
+    return cand[policy_pick_scores(s, k, temp, rng)];
+}
+
+Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, Rng *rng)
+{
+    return policy_pick_gift_w(w->exch, hand, n, temp, rng);
 }
 
 long policy_playout(const PolicyWeights *w, GameState *g, Rng *rng, double temp)
@@ -820,72 +830,21 @@ int policy_save(FILE *f, const PolicyWeights *w, const char *comment)
 }
 
 /* A tiny tokenizer over the text: words separated by white space; '#' to end of line. */
-typedef struct Tok {
-    const char *p;
-    int line;
-} Tok;
-
-static int next_word(Tok *t, char *buf, size_t n)
-{
-    for (;;) {
-        while (*t->p == ' ' || *t->p == '\t' || *t->p == '\r' || *t->p == '\n')
-            t->line += *t->p++ == '\n';
-        if (*t->p != '#')
-            break;
-        while (*t->p && *t->p != '\n')
-            t->p++;
-    }
-    size_t k = 0;
-    while (*t->p && *t->p != ' ' && *t->p != '\t' && *t->p != '\r' && *t->p != '\n' && *t->p != '#') {
-        if (k + 1 < n)
-            buf[k++] = *t->p;
-        t->p++;
-    }
-    buf[k] = 0;
-    return k > 0;
-}
-
-static int read_numbers(Tok *t, const char *name, const char *what, int want, double *out, char *err, size_t errsz)
-{
-    char w[64];
-    if (!next_word(t, w, sizeof w) || strcmp(w, what) || !next_word(t, w, sizeof w)) {
-        snprintf(err, errsz, "%s:%d: expected '%s N'", name, t->line, what);
-        return -1;
-    }
-    if (atoi(w) != want) {
-        snprintf(err, errsz, "%s:%d: %s has %s weights, this dhm's features need %d (a file for other features)", name,
-                 t->line, what, w, want);
-        return -1;
-    }
-    for (int i = 0; i < want; i++) {
-        char *end;
-        if (!next_word(t, w, sizeof w)) {
-            snprintf(err, errsz, "%s:%d: the file ends after %d of %d %s weights (truncated)", name, t->line, i, want,
-                     what);
-            return -1;
-        }
-        errno = 0;
-        out[i] = strtod(w, &end);
-        if (*end || errno || !isfinite(out[i])) {
-            snprintf(err, errsz, "%s:%d: '%s' is not a number", name, t->line, w);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int policy_parse(const char *text, const char *name, PolicyWeights *pw, char *err, size_t errsz)
 {
-    Tok t = {text, 1};
-    char w[64];
-    if (!next_word(&t, w, sizeof w) || strcmp(w, "dhm-policy") || !next_word(&t, w, sizeof w) || strcmp(w, "1")) {
-        snprintf(err, errsz, "%s: not a dhm policy weights file (it must start with 'dhm-policy 1')", name);
+    WText t;
+    wtext_init(&t, text, name, err, errsz);
+    if (wtext_expect(&t, "dhm-policy", "'dhm-policy 1': not a dhm policy weights file") ||
+        wtext_expect(&t, "1", "'dhm-policy 1': not a dhm policy weights file"))
         return -1;
-    }
-    char want[32];
+    char want[32], w[WTEXT_WORD];
     snprintf(want, sizeof want, "%016llx", (unsigned long long)policy_layout_hash());
-    if (!next_word(&t, w, sizeof w) || strcmp(w, "layout") || !next_word(&t, w, sizeof w)) {
-        snprintf(err, errsz, "%s:%d: expected 'layout HASH'", name, t.line);
+    if (wtext_expect(&t, "layout", "'layout HASH'"))
+        return -1;
+    int r = wtext_word(&t, w);
+    if (r <= 0) {
+        if (r == 0)
+            snprintf(err, errsz, "%s:%d: expected 'layout HASH'", name, t.line);
         return -1;
     }
     if (strcmp(w, want)) {
@@ -901,17 +860,9 @@ int policy_parse(const char *text, const char *name, PolicyWeights *pw, char *er
         return -1;
     }
     int rc = -1;
-    if (read_numbers(&t, name, "play", POLICY_NPLAY, x->play, err, errsz) ||
-        read_numbers(&t, name, "exchange", POLICY_NEXCH, x->exch, err, errsz))
+    if (wtext_numbers(&t, "play", POLICY_NPLAY, x->play) || wtext_numbers(&t, "exchange", POLICY_NEXCH, x->exch) ||
+        wtext_end(&t))
         goto out;
-    if (!next_word(&t, w, sizeof w) || strcmp(w, "end")) {
-        snprintf(err, errsz, "%s:%d: expected 'end' (truncated, or extra numbers)", name, t.line);
-        goto out;
-    }
-    if (next_word(&t, w, sizeof w)) {
-        snprintf(err, errsz, "%s:%d: text after 'end'", name, t.line);
-        goto out;
-    }
     *pw = *x;
     rc = 0;
 out:
@@ -921,46 +872,11 @@ out:
 
 int policy_load(const char *path, PolicyWeights *w, char *err, size_t errsz)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errsz, "cannot open %s: %s", path, strerror(errno));
+    char *text;
+    if (wtext_read_file(path, (size_t)64 << 20, &text, err, errsz))
         return -1;
-    }
-    char *text = NULL;
-    size_t n = 0, cap = 0;
-    int rc = -1;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            if (cap > ((size_t)64 << 20)) {
-                snprintf(err, errsz, "%s: too large for a weights file", path);
-                goto out;
-            }
-            char *t2 = realloc(text, cap);
-            if (!t2) {
-                snprintf(err, errsz, "out of memory");
-                goto out;
-            }
-            text = t2;
-        }
-        size_t k = fread(text + n, 1, 4096, f);
-        n += k;
-        if (k < 4096)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errsz, "cannot read %s", path);
-        goto out;
-    }
-    text[n] = 0;
-    if (strlen(text) != n) {
-        snprintf(err, errsz, "%s: not a text file", path);
-        goto out;
-    }
-    rc = policy_parse(text, path, w, err, errsz);
-out:
+    int rc = policy_parse(text, path, w, err, errsz);
     free(text);
-    fclose(f);
     return rc;
 }
 

@@ -131,6 +131,11 @@ int policy_pick(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int 
 void policy_probs(const PolicyWeights *w, const PolicyCtx *c, const Move *mv, int n, double *p);
 /* The gift: the best or a draw at temperature temp. */
 Cards policy_pick_gift(const PolicyWeights *w, Cards hand, int n, double temp, Rng *rng);
+/* The same by an exchange weight array (PolicyWeights.exch, or RichWeights.exch). */
+Cards policy_pick_gift_w(const double *exch, Cards hand, int n, double temp, Rng *rng);
+/* The index of the best of n scores (temp = 0: the first of equals) or a draw from their softmax
+ * at temperature temp; s needs 3 spare entries and is changed. */
+int policy_pick_scores(double *s, int n, double temp, Rng *rng);
 
 /* Plays g to its end with the policy for every player (softmax at temperature temp). Returns
  * the number of moves. */

@@ -4,17 +4,24 @@
  * (both read only what the player sees): surewin=1 (default) plays a chain of melds nobody can
  * break when there is one (endgame_sure_win), and endgame=N (default 0: off) solves the
  * two-player ending exactly within N nodes, where the last opponent's hand is every unseen
- * card. Options: weights=FILE (default: the built-in weights), temp=T, surewin=0|1, endgame=N.
+ * card. Options: model=fast|rich (the fast policy of the playouts, players/policy.h, or the rich
+ * policy, players/rich.h; default fast), weights=FILE (default: the model's built-in weights; a
+ * rich weights file selects the rich model by itself), temp=T, surewin=0|1, endgame=N.
  * Reads only its InfoSet; its RNG stream comes from its seed. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "players/endgame.h"
 #include "players/estimate.h"
 #include "players/players.h"
 #include "players/policy.h"
+#include "players/rich.h"
+#include "players/wtext.h"
 
 typedef struct PolicyPlayer {
     PolicyWeights w;
+    const RichWeights *rich; /* the rich model (else the fast one in w) */
+    RichWeights *rich_own;   /* from weights=FILE */
     double temp;
     long surewin, endgame;
     EndgameTT tt; /* only with endgame > 0 */
@@ -44,6 +51,13 @@ static Move pp_play(Player *self, const InfoSet *v)
                 return m;
         }
     }
+    if (p->rich) {
+        RichCtx c;
+        double s[MOVEGEN_MAX + 3];
+        rich_ctx_info(&c, v);
+        rich_scores(p->rich->play, &c, p->moves, n, s);
+        return p->moves[policy_pick_scores(s, n, p->temp, &p->rng)];
+    }
     PolicyCtx c;
     policy_ctx_info(&c, v);
     return p->moves[policy_pick(&p->w, &c, p->moves, n, p->temp, &p->rng)];
@@ -52,14 +66,55 @@ static Move pp_play(Player *self, const InfoSet *v)
 static Cards pp_exchange(Player *self, const InfoSet *v, int n)
 {
     PolicyPlayer *p = self->impl;
-    return policy_pick_gift(&p->w, v->hand, n, p->temp, &p->rng);
+    return policy_pick_gift_w(p->rich ? p->rich->exch : p->w.exch, v->hand, n, p->temp, &p->rng);
 }
 
 static void pp_destroy(Player *self)
 {
     PolicyPlayer *p = self->impl;
     endgame_tt_free(&p->tt);
+    free(p->rich_own);
     free(p);
+}
+
+/* model= and weights=: the rich weights into pp->rich, or the fast ones into pp->w. */
+static int weights_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t errsz)
+{
+    const char *model = spec_get_str(s, "model", NULL), *path = spec_get_str(s, "weights", NULL);
+    if (model && strcmp(model, "fast") && strcmp(model, "rich")) {
+        snprintf(err, errsz, "policy: model=%s: valid are fast, rich", model);
+        return -1;
+    }
+    char e[400];
+    int rich = model ? !strcmp(model, "rich") : 0;
+    if (path && !model) { /* the file says which model it is for */
+        char *text;
+        if (wtext_read_file(path, (size_t)64 << 20, &text, e, sizeof e)) {
+            snprintf(err, errsz, "policy: weights=%s: %s", path, e);
+            return -1;
+        }
+        rich = !strncmp(text + strspn(text, " \t\r\n"), "dhm-rich", 8);
+        free(text);
+    }
+    if (!rich)
+        return policy_weights_option(s, &pp->w, err, errsz);
+    if (!path) {
+        if (!(pp->rich = rich_builtin(e, sizeof e))) {
+            snprintf(err, errsz, "policy: model=rich: %s (give weights=FILE)", e);
+            return -1;
+        }
+        return 0;
+    }
+    if (!(pp->rich_own = malloc(sizeof *pp->rich_own))) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    if (rich_load(path, pp->rich_own, e, sizeof e)) {
+        snprintf(err, errsz, "policy: weights=%s: %s", path, e);
+        return -1;
+    }
+    pp->rich = pp->rich_own;
+    return 0;
 }
 
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
@@ -69,11 +124,11 @@ int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    if (policy_weights_option(s, &pp->w, err, errsz) ||
-        spec_get_double(s, "temp", 0, 100, 0, &pp->temp, err, errsz) ||
+    if (weights_option(s, pp, err, errsz) || spec_get_double(s, "temp", 0, 100, 0, &pp->temp, err, errsz) ||
         spec_get_int(s, "surewin", 0, 1, 1, &pp->surewin, err, errsz) ||
         spec_get_int(s, "endgame", 0, 100000000, 0, &pp->endgame, err, errsz) ||
-        spec_check_unused(s, "weights, temp, surewin, endgame", err, errsz)) {
+        spec_check_unused(s, "model, weights, temp, surewin, endgame", err, errsz)) {
+        free(pp->rich_own);
         free(pp);
         return -1;
     }

@@ -462,7 +462,7 @@ static void test_teacher_targets(void **state)
     assert_true(a.play.len == b.play.len && a.play.n == b.play.n && a.exch.n == b.exch.n);
     assert_memory_equal(a.play.buf, b.play.buf, a.play.len * sizeof *a.play.buf);
     for (long t = 0; t < a.play.n; t++) { /* soft decisions whose targets sum to one */
-        const uint16_t *p = a.play.buf + a.play.off[t];
+        const uint32_t *p = a.play.buf + a.play.off[t];
         assert_int_equal(p[1], 0xFFFF);
         long sum = 0;
         for (int i = 0; i < p[0]; i++)

@@ -1,0 +1,136 @@
+/* rich.h — the rich policy: a linear softmax over many binary features of a move in its
+ * situation, with the capacity to hold a strong program's policy (docs/strength.md).
+ *
+ * P(m | s) = exp(w . phi(m, s)) / sum over legal m' of exp(w . phi(m', s)).
+ * phi reads only what the player to move knows: its hand, the cards nobody has shown (the
+ * others' hands as one set), the table, revolution and lock, who passed, who is out, everyone's
+ * card count, the seats and the classes. Its groups (RICH_PLAY_GROUPS below) follow the shape of
+ * the published feature list of the 2017 champion's policy (its playPolicy.hpp), written anew:
+ *   hand     the hand a move leaves, cut into runs (by their lowest rank, 5+, 4, 3 cards) and
+ *            groups (by rank and size) and the joker, by situation (leading, following,
+ *            facing one's own meld) and the order after the move
+ *   pattern  the move against every rank of the hand it leaves (MC) and of the unseen cards
+ *            (MO): [order][move's rank or a lone joker][locks or not][the other rank or the
+ *            joker][how the move's suits meet that rank's suits, up to a renaming of suits]
+ *            (sequences: [order][lowest rank][3, 4, 5+ cards][rank][suit pattern])
+ *   move     size when leading, the lock it makes and whether it can keep the table, the
+ *            revolution by class, the 8-cut by cards left, the spade 3 and the joker, the
+ *            hand's average rank and fewest melds before and after, breaking a group to beat
+ *            the table, playing one's weakest rank, emptying the hand
+ *   pass     by phase, whether passing keeps the lead anyway, how far the meld's owner sits,
+ *            how many players can still answer and how many cards the owner has left
+ * Real-valued quantities are one-hot over small ranges (or buckets), so every feature is 0/1.
+ * The gift in the exchange uses the fast policy's exchange features (players/policy.h).
+ * Weights files are text (rich_save), versioned by a hash of this layout. Nothing here
+ * allocates; RichWeights is plain data (about 1.3 MB: allocate it).
+ */
+#ifndef DHM_RICH_H
+#define DHM_RICH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "game/player.h"
+#include "players/policy.h"
+
+#define RICH_ORBITS 35 /* pairs of suit sets up to renaming the suits */
+#define RICH_ORBITS1 10 /* (one suit, a suit set) pairs, as seq patterns index them */
+
+#define RICH_PLAY_GROUPS(X)                                                                                        \
+    X(HAND, 3 * 2 * 83)        /* [lead, follow, own meld][order after][5-runs 9, 4-runs 10, 3-runs 11, rank x size 52, joker] */ \
+    X(S3JK, 3)                 /* the hand left: spade 3 and joker; spade 3 and the joker unseen; the joker and the spade 3 unseen */ \
+    X(RANKAVG, 64)             /* cards x log(average rank after / before), buckets of 1/4 from -8 */ \
+    X(PARTY, 2 * 8)            /* [lead][fewest melds after - before, -3..+4] */                   \
+    X(GAPJK, 1)                /* the hand left holds the joker and two cards of a suit one rank apart */ \
+    X(QTY, 4)                  /* leading: 1, 2, 3, 4+ cards */                                    \
+    X(LOCKFX, 3)               /* a lock made: by a single we can answer, by a single we cannot, by a group */ \
+    X(SAMEQ, 3 * 8)            /* leading a group/single: [plain, with the joker, its size - 1][ranks held of that size 0..7+] */ \
+    X(REVCLS, 5)               /* a revolution from the normal order, by the mover's class among those still in */ \
+    X(PASSPH, 3)               /* a pass: cards left in all hands > 30, > 15, else */              \
+    X(PASSDOM, 2)              /* a pass that keeps the lead anyway; and not facing one's own meld */ \
+    X(PASSDIST, 5)             /* a pass: how far the meld's owner sits */                         \
+    X(PASSAWAKE, 4 * 8)        /* a pass: [players still able to answer - 2][owner's cards 1..8+] */ \
+    X(S3ONJK, 2)               /* the spade 3 on a lone joker: [it keeps the lead anyway] */       \
+    X(JKVS3, 3)                /* a lone joker: we hold the spade 3; nobody can answer it; it may be answered */ \
+    X(SEQ, 1 + 16)             /* leading a sequence; by cards in hand */                          \
+    X(GRBRK, 3)                /* following: a group broken to play: an 8-cut; the strongest rank, joker unseen / not */ \
+    X(DOMPD, 1)                /* a move nobody can beat when passing would keep the lead */       \
+    X(EIGHTW, 1)               /* leading an 8-cut with weak cards left and no revolution */      \
+    X(EIGHTQ, 16)              /* an 8-cut: cards left 0..15 */                                    \
+    X(MINRANK, 2)              /* the move's rank is the hand's weakest [order] */                 \
+    X(FINAL, 1)                /* the move empties the hand */                                     \
+    X(KIND, 5 + 12)            /* leading: [joker in it, 8-cut, group, sequence, revolution]; following [single, group, sequence table][pass, the lone joker as the only answer, the joker, 8-cut] */ \
+    X(MCG, 2 * 14 * 2 * 14 * RICH_ORBITS)  /* move (single, group, lone joker) x the hand left */ \
+    X(MCS, 2 * 13 * 3 * 14 * RICH_ORBITS1) /* sequence x the hand left */                          \
+    X(MOG, 2 * 14 * 2 * 14 * RICH_ORBITS)  /* move x the unseen cards */                           \
+    X(MOS, 2 * 13 * 3 * 14 * RICH_ORBITS1) /* sequence x the unseen cards */
+
+#define RICH_GROUP_ENUM(name, size) RF_##name, RF_##name##_END = RF_##name + (size)-1,
+enum { RICH_PLAY_GROUPS(RICH_GROUP_ENUM) RICH_NPLAY };
+#undef RICH_GROUP_ENUM
+
+#define RICH_MAX_ACTIVE 96 /* active features of one move, at most */
+
+typedef struct RichWeights {
+    double play[RICH_NPLAY];
+    double exch[POLICY_NEXCH];
+} RichWeights;
+
+const char *rich_layout(void);
+uint64_t rich_layout_hash(void);
+const char *rich_play_group(int i, int *offset);
+
+/* The situation of a play decision, from the mover's view. */
+typedef struct RichCtx {
+    Cards hand, unseen;
+    Move table;
+    int rev, lock, lead;
+    int ncards;          /* cards in hand */
+    int nrem;            /* cards in every hand */
+    int nawake;          /* players still in who have not passed since the table cleared (the mover too) */
+    int own_meld;        /* following one's own meld: everyone else passed */
+    int last_awake;      /* nobody else can answer any more (own meld, or the owner went out) */
+    int pass_dom;        /* passing keeps the lead: own meld, or the mover leads after a clear and nobody can beat the table */
+    int dist;            /* following: 1 + players still in between the owner and the mover + the owner if still in */
+    int owner_cards;     /* following: cards of the meld's owner (0: it went out) */
+    int rel_class;       /* the mover's class among players still in, 0..4 (no classes: 2) */
+    int nmoves;          /* legal moves (rich_scores sets it; rich_features reads it) */
+    int minmelds;        /* fewest melds the hand can be played in */
+    double rank_avg;     /* average rank of the hand's ranks in the current order (joker 14) */
+    int low_col, high_col; /* the columns of the hand's weakest and strongest card (the joker: 15) */
+} RichCtx;
+
+/* The public facts a RichCtx is built from (the mover's view). */
+typedef struct RichView {
+    Cards hand, played;
+    Move table;
+    int rev, lock, me, owner, passed, out;
+    int ncards[NPLAYERS];
+    uint8_t seat[NPLAYERS]; /* seat[s] = player at seat s */
+    int8_t cls[NPLAYERS];   /* classes at game start, -1 = none */
+} RichView;
+
+void rich_ctx(RichCtx *c, const RichView *v);
+/* For g->turn (reads its hand and public facts only); cls may be NULL (no classes). */
+void rich_ctx_state(RichCtx *c, const GameState *g, const int8_t cls[NPLAYERS]);
+void rich_ctx_info(RichCtx *c, const InfoSet *v);
+
+/* The active features of move m (indices into RichWeights.play); returns their number. Set
+ * c->nmoves to the number of legal moves first (rich_scores does). */
+int rich_features(const RichCtx *c, Move m, uint32_t *idx);
+/* w . phi for every move. */
+void rich_scores(const double *w, RichCtx *c, const Move *mv, int n, double *score);
+
+/* The fewest melds the cards can be played in: a run of one suit (the joker may fill one cell,
+ * also below the 3 or above the 2) is one meld, every rank left is one; the joker left over
+ * joins a rank and counts nothing. */
+int rich_min_melds(Cards c);
+
+/* Weights: the built-in ones (or NULL with the reason), from a file or text, to a file. */
+const RichWeights *rich_builtin(char *err, size_t errsz);
+int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
+int rich_parse(const char *text, const char *name, RichWeights *w, char *err, size_t errsz);
+int rich_save(FILE *f, const RichWeights *w, const char *comment);
+
+#endif

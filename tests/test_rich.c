@@ -1,0 +1,432 @@
+/* test_rich.c — the rich policy (players/rich.h) and PUCT: features stay in range and do not
+ * depend on how the suits are named (but for the lock's which-card-is-higher test, which
+ * compares cards); the fewest-melds count equals a brute-force search; weight files
+ * round-trip and bad ones are one-line errors; a model trained on the decisions of a hidden
+ * rich policy picks its moves (the capacity the model claims, in miniature); the policy
+ * player plays the rich model legally and the same way for a seed; PUCT follows its prior. */
+#include "testutil.h"
+
+#include "analysis/train.h"
+#include "game/game.h"
+#include "players/bandit.h"
+#include "players/policy.h"
+#include "players/rich.h"
+
+/* ---- positions */
+
+static void fresh_game(Rng *r, int gi, GameState *g)
+{
+    uint8_t seat[5] = {0, 1, 2, 3, 4};
+    Cards hand[5];
+    game_deal(seat, gi % 5, r, hand);
+    state_init(g, hand, seat, game_first_player(hand));
+}
+
+/* A random legal move (passes less often, so that games go somewhere). */
+static Move random_move(GameState *g, Rng *r, Move *mv, int *n)
+{
+    *n = state_moves(g, mv);
+    int i = (int)rng_below(r, (uint32_t)*n);
+    if (mv[i].type == MOVE_PASS && *n > 1 && rng_below(r, 2))
+        i = 1 + (int)rng_below(r, (uint32_t)(*n - 1));
+    return mv[i];
+}
+
+static void apply(GameState *g, Move m, Rng *r)
+{
+    if (state_apply(g, m) & EV_STALEMATE)
+        state_finish_stalemate(g, r);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- features in range */
+
+static void test_features_in_range(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(3);
+    long moves = 0;
+    int8_t cls[5] = {0, 1, 2, 3, 4};
+    for (int gi = 0; gi < 300; gi++) {
+        GameState g;
+        fresh_game(&r, gi, &g);
+        Move mv[MOVEGEN_MAX];
+        int n;
+        while (!g.over) {
+            Move m = random_move(&g, &r, mv, &n);
+            RichCtx c;
+            rich_ctx_state(&c, &g, gi % 2 ? cls : NULL);
+            c.nmoves = n;
+            for (int i = 0; i < n; i++) {
+                uint32_t idx[RICH_MAX_ACTIVE];
+                int k = rich_features(&c, mv[i], idx);
+                assert_true(k > 0 && k <= RICH_MAX_ACTIVE);
+                qsort(idx, (size_t)k, sizeof idx[0], cmp_u32);
+                for (int j = 0; j < k; j++) {
+                    assert_true(idx[j] < RICH_NPLAY);
+                    assert_true(j == 0 || idx[j] != idx[j - 1]); /* each feature once */
+                }
+                moves++;
+            }
+            apply(&g, m, &r);
+        }
+    }
+    assert_true(moves > 30000);
+}
+
+/* ---- suit symmetry */
+
+static Cards perm_cards(Cards c, const int p[4])
+{
+    Cards o = c & CARDS_JOKER;
+    for (Cards x = c & ~CARDS_JOKER; x; x &= x - 1) {
+        int b = cards_lowest_bit(x);
+        o |= 1ULL << ((b & ~3) | p[b & 3]);
+    }
+    return o;
+}
+
+static unsigned perm_suits(unsigned s, const int p[4])
+{
+    unsigned o = 0;
+    for (int k = 0; k < 4; k++)
+        if ((s >> k) & 1)
+            o |= 1u << p[k];
+    return o;
+}
+
+static Move perm_move(Move m, const int p[4])
+{
+    Move o = m;
+    o.suits = (uint8_t)perm_suits(m.suits, p);
+    if (m.jk != JK_NONE && m.jk <= JOKER_BIT) {
+        int b = m.jk - 1;
+        o.jk = (uint8_t)(1 + ((b & ~3) | p[b & 3]));
+    }
+    return o;
+}
+
+/* The sorted features of m without those of the lock's effect and of the 8-cut with weak cards
+ * left (LOCKFX compares cards by their place in the deck order, EIGHTW masks its rank counts
+ * with card bits, as the list it follows does: renaming the suits changes both). */
+static int features_but_lock(const RichCtx *c, Move m, uint32_t *idx)
+{
+    uint32_t all[RICH_MAX_ACTIVE];
+    int k = rich_features(c, m, all), n = 0;
+    for (int j = 0; j < k; j++)
+        if ((all[j] < RF_LOCKFX || all[j] > RF_LOCKFX_END) && all[j] != RF_EIGHTW)
+            idx[n++] = all[j];
+    qsort(idx, (size_t)n, sizeof idx[0], cmp_u32);
+    return n;
+}
+
+static void test_suit_symmetry(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(11);
+    long checked = 0;
+    for (int gi = 0; gi < 150; gi++) {
+        GameState g;
+        fresh_game(&r, gi, &g);
+        Move mv[MOVEGEN_MAX];
+        int n;
+        while (!g.over) {
+            Move m = random_move(&g, &r, mv, &n);
+            int p[4] = {0, 1, 2, 3}; /* the spades stay: the spade 3 has rules of its own */
+            for (int i = 2; i > 0; i--) {
+                int j = (int)rng_below(&r, (uint32_t)(i + 1)), t = p[i];
+                p[i] = p[j];
+                p[j] = t;
+            }
+            GameState h = g;
+            for (int q = 0; q < 5; q++)
+                h.hand[q] = perm_cards(g.hand[q], p);
+            h.played = perm_cards(g.played, p);
+            h.table = perm_move(g.table, p);
+            RichCtx c, d;
+            rich_ctx_state(&c, &g, NULL);
+            rich_ctx_state(&d, &h, NULL);
+            c.nmoves = d.nmoves = n;
+            for (int i = 0; i < n; i++) {
+                uint32_t a[RICH_MAX_ACTIVE], b[RICH_MAX_ACTIVE];
+                int ka = features_but_lock(&c, mv[i], a), kb = features_but_lock(&d, perm_move(mv[i], p), b);
+                if (ka != kb || memcmp(a, b, (size_t)ka * sizeof a[0])) {
+                    int off;
+                    for (int j = 0; j < (ka > kb ? ka : kb); j++)
+                        if (j >= ka || j >= kb || a[j] != b[j]) {
+                            const char *ga = j < ka ? rich_play_group((int)a[j], &off) : "-";
+                            const char *gb = j < kb ? rich_play_group((int)b[j], &off) : "-";
+                            fail_msg("move %d of a position: features differ after renaming the suits (%s / %s)", i, ga, gb);
+                        }
+                }
+                checked++;
+            }
+            apply(&g, m, &r);
+        }
+    }
+    assert_true(checked > 10000);
+}
+
+/* ---- fewest melds, against a brute force */
+
+/* Every run of >= 3 cells of one suit in c (at most one cell the joker, cells 0..14), as card
+ * sets (the joker included when it fills a cell). */
+static int all_runs(Cards c, Cards *out)
+{
+    int n = 0, jk = (c & CARDS_JOKER) != 0;
+    for (int s = 0; s < 4; s++)
+        for (int a = 0; a <= 12; a++)
+            for (int e = a + 2; e <= 14; e++) {
+                Cards run = 0;
+                int miss = 0;
+                for (int x = a; x <= e; x++) {
+                    Cards cell = card_of(x, s) & CARDS_NATURAL;
+                    if (c & cell)
+                        run |= cell;
+                    else
+                        miss++;
+                }
+                if (miss <= jk && cards_count(run) >= 2)
+                    out[n++] = run | (miss ? CARDS_JOKER : 0);
+            }
+    return n;
+}
+
+static int ranks_of(Cards c)
+{
+    int k = 0;
+    for (int col = COL_MIN; col <= COL_MAX; col++)
+        k += (c & CARDS_COL(col)) != 0;
+    return k;
+}
+
+/* The fewest melds by trying every set of disjoint runs. */
+static int brute_melds(Cards c, const Cards *runs, int nruns, int from)
+{
+    int best = ranks_of(c);
+    for (int i = from; i < nruns; i++)
+        if ((runs[i] & c) == runs[i]) {
+            int v = 1 + brute_melds(c & ~runs[i], runs, nruns, i + 1);
+            best = v < best ? v : best;
+        }
+    return best;
+}
+
+static void test_min_melds(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(21);
+    int with_runs = 0;
+    for (int t = 0; t < 3000; t++) {
+        /* a hand of 3..9 cards from a few suits and ranks, so that runs are common */
+        Cards c = 0;
+        int n = 3 + (int)rng_below(&r, 7);
+        while (cards_count(c) < n) {
+            int col = 1 + (int)rng_below(&r, 13), s = (int)rng_below(&r, 2);
+            c |= rng_below(&r, 12) ? card_of(col, s) : CARDS_JOKER;
+        }
+        Cards runs[512];
+        int k = all_runs(c, runs);
+        with_runs += k > 0;
+        assert_int_equal(rich_min_melds(c), brute_melds(c, runs, k, 0));
+    }
+    assert_true(with_runs > 500);
+    /* by hand: three of a kind and a run of the joker with two cards above the 2 */
+    Cards c;
+    assert_int_equal(cards_parse("c3 d3 h3", &c), 0);
+    assert_int_equal(rich_min_melds(c), 1);
+    assert_int_equal(cards_parse("sa s2 jo c5", &c), 0); /* A-2-joker, and the 5 */
+    assert_int_equal(rich_min_melds(c), 2);
+    assert_int_equal(cards_parse("jo", &c), 0); /* the joker alone joins nothing: no meld */
+    assert_int_equal(rich_min_melds(c), 0);
+}
+
+/* ---- weight files */
+
+static void test_weight_files(void **state)
+{
+    (void)state;
+    static RichWeights w, x;
+    memset(&w, 0, sizeof w);
+    Rng r = rng_seed(5);
+    for (int i = 0; i < 3000; i++)
+        w.play[rng_below(&r, RICH_NPLAY)] = (rng_double(&r) - 0.5) * 8;
+    for (int i = 0; i < POLICY_NEXCH; i++)
+        w.exch[i] = rng_double(&r) - 0.5;
+    char path[] = "/tmp/dhm-rich-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_int_equal(rich_save(f, &w, "a test"), 0);
+    fclose(f);
+    char err[512];
+    assert_int_equal(rich_load(path, &x, err, sizeof err), 0);
+    for (int i = 0; i < RICH_NPLAY; i++)
+        NEAR(x.play[i], w.play[i], 1e-8 * (1 + fabs(w.play[i])));
+    for (int i = 0; i < POLICY_NEXCH; i++)
+        NEAR(x.exch[i], w.exch[i], 1e-8);
+    unlink(path);
+    /* bad files: the message names the file (and the line) and what is wrong */
+    char hash[32];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)rich_layout_hash());
+    static const struct {
+        const char *text, *want;
+    } BAD[] = {
+        {"dhm-policy 1\n", "x:1: expected 'dhm-rich 1': not a dhm rich policy weights file (found 'dhm-policy')"},
+        {"dhm-rich 1\nlayout 0123456789abcdef\n", "another feature layout"},
+        {"dhm-rich 1\nlayout %s\nplay 12 0\n", "play has 12 weights"},
+        {"dhm-rich 1\nlayout %s\nplay %d 2\n7 1.5\n3 2\n", "x:5: index 3 out of order (after 7)"},
+        {"dhm-rich 1\nlayout %s\nplay %d 1\n99999999 1\n", "is not a whole number from 0 to"},
+        {"dhm-rich 1\nlayout %s\nplay %d 1\n7 x1\n", "x:4: a weight: 'x1' is not a number"},
+        {"dhm-rich 1\nlayout %s\nplay %d 1\n7 1\n", "truncated"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, BAD[i].text, hash, RICH_NPLAY);
+        assert_int_equal(rich_parse(text, "x", &x, err, sizeof err), -1);
+        if (!strstr(err, BAD[i].want))
+            fail_msg("case %zu: '%s' does not say '%s'", i, err, BAD[i].want);
+        assert_null(strchr(err, '\n'));
+    }
+}
+
+/* ---- capacity in miniature: learn a hidden rich policy from its decisions */
+
+static void test_learns_a_rich_policy(void **state)
+{
+    (void)state;
+    static RichWeights teacher, w;
+    memset(&teacher, 0, sizeof teacher);
+    memset(&w, 0, sizeof w);
+    Rng r = rng_seed(8);
+    for (int i = 0; i < RF_MCG; i++) /* every small group, and a share of the pattern tables */
+        teacher.play[i] = (rng_double(&r) - 0.5) * 4;
+    for (int i = 0; i < 20000; i++)
+        teacher.play[RF_MCG + rng_below(&r, RICH_NPLAY - RF_MCG)] = (rng_double(&r) - 0.5) * 4;
+    TrainData d;
+    train_data_init(&d);
+    d.rich = 1;
+    static GameRecord rec;
+    for (int gi = 0; gi < 1500; gi++) { /* the teacher plays every seat by its first choice */
+        memset(&rec, 0, sizeof rec);
+        GameState g;
+        fresh_game(&r, gi, &g);
+        memcpy(rec.original, g.hand, sizeof rec.original);
+        for (int s = 0; s < 5; s++)
+            rec.seat[s] = g.seat[s];
+        rec.first = g.turn;
+        for (int p = 0; p < 5; p++)
+            rec.cls[p] = -1;
+        Move mv[MOVEGEN_MAX];
+        double sc[MOVEGEN_MAX + 3];
+        while (!g.over && rec.nplays < GAME_MAX_PLAYS) {
+            int n = state_moves(&g, mv);
+            RichCtx c;
+            rich_ctx_state(&c, &g, rec.cls);
+            rich_scores(teacher.play, &c, mv, n, sc);
+            Move m = mv[policy_pick_scores(sc, n, 0, &r)];
+            rec.plays[rec.nplays++].move = m;
+            apply(&g, m, &r);
+        }
+        assert_int_equal(train_add_game(&d, &rec, 31, gi % 10 == 0), 0);
+    }
+    TrainOpts o;
+    train_opts_default(&o);
+    o.epochs = 150;
+    o.lr = 0.1;
+    o.l2 = 1e-6;
+    o.jobs = 2;
+    assert_int_equal(train_fit_rich(&d, &o, &w), 0);
+    TrainEval t;
+    train_eval_set(&d.play, w.play, 1, ~0u, &t);
+    assert_true(t.n > 5000);
+    if (t.top1 < 0.9)
+        fail_msg("held-out agreement with the hidden policy %.3f over %ld decisions, want >= 0.9", t.top1, t.n);
+    train_data_free(&d);
+}
+
+/* ---- the policy player with the rich model */
+
+static void test_policy_player_rich(void **state)
+{
+    (void)state;
+    static RichWeights w;
+    memset(&w, 0, sizeof w);
+    Rng r = rng_seed(9);
+    for (int i = 0; i < RF_MCG; i++)
+        w.play[i] = (rng_double(&r) - 0.5) * 4;
+    char path[] = "/tmp/dhm-rich-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_int_equal(rich_save(f, &w, NULL), 0);
+    fclose(f);
+    char out[2][4096];
+    for (int k = 0; k < 2; k++) /* the file says it is a rich model; the same games for a seed */
+        assert_int_equal(run_cmd(out[k], sizeof out[k],
+                                 "%s play --players policy:weights=%s,simple,simple,random,policy --games 30 "
+                                 "--seed 4 --json 2>&1 | grep '\"player\"'",
+                                 dhm_bin(), path),
+                         0);
+    assert_string_equal(out[0], out[1]);
+    assert_non_null(strstr(out[0], "\"illegal\": 0"));
+    assert_int_equal(run_cmd(out[0], sizeof out[0],
+                             "%s play --players mc:sims=40:puct=1.5:prior-weights=%s,simple,simple,simple,simple "
+                             "--games 6 --seed 2 --json 2>&1",
+                             dhm_bin(), path),
+                     0);
+    assert_non_null(strstr(out[0], "\"illegal\": 0"));
+    assert_int_equal(run_cmd(out[0], sizeof out[0], "%s play --players policy:model=slow,simple,simple,simple,simple --games 1 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(out[0], "model=slow: valid are fast, rich"));
+    assert_int_equal(run_cmd(out[0], sizeof out[0],
+                             "%s play --players mc:puct=1:prior-weights=/nonexistent,simple,simple,simple,simple --games 1 2>&1", dhm_bin()),
+                     2);
+    assert_non_null(strstr(out[0], "prior-weights=/nonexistent: cannot open /nonexistent"));
+    unlink(path);
+}
+
+/* ---- PUCT */
+
+static void test_puct_follows_prior(void **state)
+{
+    (void)state;
+    static Bandit b;
+    BanditParams p;
+    bandit_params_default(&p);
+    p.puct_c = 1.5;
+    double prior[3] = {0.8, 0.15, 0.05};
+    Rng r = rng_seed(1);
+    bandit_init(&b, B_PUCT, &p, 3);
+    b.prior = prior;
+    assert_int_equal(bandit_select(&b, &r, NULL), 0); /* nothing pulled: the likeliest first */
+    for (int i = 0; i < 400; i++) { /* equal rewards: pulls follow the prior */
+        int a = bandit_select(&b, &r, NULL);
+        bandit_update(&b, a, 0.5, &r);
+    }
+    assert_true(b.arm[0].n > b.arm[1].n && b.arm[1].n > b.arm[2].n);
+    assert_true(b.arm[2].n >= 1);
+    /* a better arm the prior dislikes still wins the pulls once tried */
+    bandit_init(&b, B_PUCT, &p, 3);
+    b.prior = prior;
+    for (int i = 0; i < 3000; i++) {
+        int a = bandit_select(&b, &r, NULL);
+        bandit_update(&b, a, a == 2 ? 0.9 : 0.3, &r);
+    }
+    assert_true(b.arm[2].n > b.arm[0].n && b.arm[2].n > b.arm[1].n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_features_in_range),  cmocka_unit_test(test_suit_symmetry),
+        cmocka_unit_test(test_min_melds),          cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_learns_a_rich_policy), cmocka_unit_test(test_policy_player_rich),
+        cmocka_unit_test(test_puct_follows_prior),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
