@@ -136,6 +136,19 @@ static int rich_feats(const void *arg, int i, uint32_t *idx)
     return rich_features(a->c, a->mv[i], idx);
 }
 
+/* Room in s->kind for every decision s has room for. 0 or -1. */
+static int kind_reserve(DecisionSet *s)
+{
+    if (s->kind && s->capkind >= s->capn)
+        return 0;
+    uint8_t *k = realloc(s->kind, (size_t)s->capn);
+    if (!k)
+        return -1;
+    s->kind = k;
+    s->capkind = s->capn;
+    return 0;
+}
+
 /* The kind of the last play decision added (TRAIN_WIN_*): whether the mover can be certain to
  * win from its position (the sure-win test), or, with two players left, what the exact solve
  * says (the other holds every card the mover cannot see). */
@@ -144,13 +157,8 @@ static int tag_last(TrainData *d, const GameState *g)
     DecisionSet *s = &d->play;
     if (!d->tt.e && endgame_tt_init(&d->tt, 16))
         return -1;
-    if (!s->kind || s->capn > s->capkind) {
-        uint8_t *k = realloc(s->kind, (size_t)s->capn);
-        if (!k)
-            return -1;
-        s->kind = k;
-        s->capkind = s->capn;
-    }
+    if (kind_reserve(s))
+        return -1;
     int kind = TRAIN_WIN_NONE;
     if (endgame_sure_win_state(g, NULL))
         kind = TRAIN_WIN_SURE;
@@ -240,13 +248,8 @@ static int set_append(DecisionSet *s, const DecisionSet *src)
         const size_t start = src->off[t], end = t + 1 < src->n ? src->off[t + 1] : src->len;
         if (set_reserve(s, end - start))
             return -1;
-        if (src->kind && (!s->kind || s->capn > s->capkind)) {
-            uint8_t *k = realloc(s->kind, (size_t)s->capn);
-            if (!k)
-                return -1;
-            s->kind = k;
-            s->capkind = s->capn;
-        }
+        if (src->kind && kind_reserve(s))
+            return -1;
         s->off[s->n] = s->len;
         s->held[s->n] = src->held[t];
         if (src->kind)
@@ -582,7 +585,7 @@ static int rl_push(RlGame *g, size_t words)
 static int rl_record(RlGame *g, int p, int model, int n, int chosen, int (*fn)(const void *arg, int i, uint32_t *idx),
                      const void *arg)
 {
-    if (rl_push(g, 4 + (size_t)n * (1 + POLICY_MAX_ACTIVE)))
+    if (rl_push(g, 4 + (size_t)n * (1 + RICH_MAX_ACTIVE)))
         return -1;
     g->buf[g->len++] = (uint32_t)p;
     g->buf[g->len++] = (uint32_t)model;
@@ -596,8 +599,57 @@ static int rl_record(RlGame *g, int p, int model, int n, int chosen, int (*fn)(c
     return 0;
 }
 
+/* The model learning by REINFORCE: the fast policy or the rich one (exactly one is set). */
+typedef struct RlModel {
+    const PolicyWeights *fast;
+    const RichWeights *rich;
+} RlModel;
+
+static const double *rl_exch(RlModel m) { return m.rich ? m.rich->exch : m.fast->exch; }
+
+static double gift_score(const double *exch, Cards hand, Cards give)
+{
+    uint32_t idx[POLICY_MAX_ACTIVE];
+    ExchArg a = {hand, &give};
+    int k = exch_feats(&a, 0, idx);
+    double s = 0;
+    for (int i = 0; i < k; i++)
+        s += exch[idx[i]];
+    return s;
+}
+
+/* The move of a league member (its first choice) or of the learner (a draw at temp, recorded). */
+static int rl_pick(RlModel m, const GameState *g, const int8_t cls[NPLAYERS], const Move *mv, int n, double temp,
+                   Rng *r, RlGame *rec)
+{
+    int k;
+    if (m.rich) { /* as the policy player: a certain win first (the rich policy learns the rest) */
+        Move sure;
+        if (endgame_sure_win_state(g, &sure))
+            for (k = 0; k < n; k++)
+                if (move_eq(mv[k], sure))
+                    return k;
+        RichCtx c;
+        double sc[MOVEGEN_MAX + 3];
+        rich_ctx_state(&c, g, cls);
+        rich_scores(m.rich->play, &c, mv, n, sc);
+        k = policy_pick_scores(sc, n, temp, r);
+        RichArg a = {&c, mv};
+        if (rec && rl_record(rec, g->turn, 0, n, k, rich_feats, &a))
+            return -1;
+        return k;
+    }
+    PolicyCtx c;
+    policy_ctx_state(&c, g);
+    k = policy_pick(m.fast, &c, mv, n, temp, r);
+    PlayArg a = {&c, mv};
+    if (rec && rl_record(rec, g->turn, 0, n, k, play_feats, &a))
+        return -1;
+    return k;
+}
+
 /* Plays game `index`: learners sample from w at temp; `simple` opponents play the rule. */
-static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *out)
+static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
 {
     Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)index));
     out->len = 0;
@@ -607,10 +659,14 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
                                                                         : RL_SELF;
     const int learner = (int)rng_below(&r, NPLAYERS);
     out->learner_mask = out->kind == RL_SELF ? 31 : 1 << learner;
-    const PolicyWeights *opp[NPLAYERS] = {NULL}; /* a league game: each other seat's weights */
+    RlModel opp[NPLAYERS] = {{NULL, NULL}}; /* a league game: each other seat's weights */
     if (out->kind == RL_LEAGUE)
         for (int p = 0; p < NPLAYERS; p++)
-            opp[p] = p == learner ? NULL : o->league[rng_below(&r, (uint32_t)o->nleague)];
+            if (p != learner) {
+                const int i = (int)rng_below(&r, (uint32_t)o->nleague);
+                opp[p].fast = o->league[i];
+                opp[p].rich = o->rich_league[i];
+            }
     uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
     for (int i = NPLAYERS - 1; i > 0; i--) {
         int j = (int)rng_below(&r, (uint32_t)(i + 1));
@@ -648,7 +704,7 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
                 double sc[128];
                 int n = policy_gifts(hand[rich], 2 - c, gift);
                 for (int i = 0; i < n; i++)
-                    sc[i] = policy_exch_score(w, hand[rich], gift[i]) / o->temp;
+                    sc[i] = gift_score(rl_exch(w), hand[rich], gift[i]) / o->temp;
                 double mx = sc[0], z = 0;
                 for (int i = 1; i < n; i++)
                     mx = sc[i] > mx ? sc[i] : mx;
@@ -662,8 +718,8 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
                 ExchArg a = {hand[rich], gift};
                 if (n > 1 && rl_record(out, rich, 1, n, k, exch_feats, &a))
                     return -1;
-            } else if (opp[rich]) {
-                give = policy_pick_gift(opp[rich], hand[rich], 2 - c, 0, &r);
+            } else if (opp[rich].fast || opp[rich].rich) {
+                give = policy_pick_gift_w(rl_exch(opp[rich]), hand[rich], 2 - c, 0, &r);
             } else {
                 give = cards_weakest(hand[rich], 2 - c);
             }
@@ -673,20 +729,18 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
     GameState g;
     state_init(&g, hand, seat, game_first_player(hand));
     Move mv[MOVEGEN_MAX];
-    PolicyCtx c;
+    if (!exchange)
+        for (int p = 0; p < NPLAYERS; p++)
+            cls[p] = -1;
     while (!g.over) {
         const int p = g.turn;
         int n = state_moves(&g, mv), k = 0;
         if (n > 1) {
             if ((out->learner_mask >> p) & 1) {
-                policy_ctx_state(&c, &g);
-                k = policy_pick(w, &c, mv, n, o->temp, &r);
-                PlayArg a = {&c, mv};
-                if (rl_record(out, p, 0, n, k, play_feats, &a))
+                if ((k = rl_pick(w, &g, cls, mv, n, o->temp, &r, out)) < 0)
                     return -1;
-            } else if (opp[p]) {
-                policy_ctx_state(&c, &g);
-                k = policy_pick(opp[p], &c, mv, n, 0, &r);
+            } else if (opp[p].fast || opp[p].rich) {
+                k = rl_pick(opp[p], &g, cls, mv, n, 0, &r, NULL);
             } else {
                 Move m = simple_choose(mv, n, g.rev);
                 for (k = 0; k < n && !move_eq(mv[k], m); k++)
@@ -702,19 +756,18 @@ static int rl_play(const RlOpts *o, const PolicyWeights *w, long index, RlGame *
 
 typedef struct RlBatch {
     const RlOpts *o;
-    const PolicyWeights *w;
+    RlModel w;
+    int nplay, nw;    /* play weights, and play + exchange weights */
     long first;       /* index of the batch's first game */
     int n;            /* games in the batch */
     RlGame *games;
     int phase;        /* 0 play, 1 gradient */
     double base[RL_KINDS]; /* the batch's mean reward of each kind of game */
     double rv[NPLAYERS];   /* the reward of each class */
-    double *grad;     /* CHUNKS x (POLICY_NPLAY + POLICY_NEXCH) */
+    double *grad;     /* CHUNKS x nw */
     int next, failed;
     pthread_mutex_t mu;
 } RlBatch;
-
-#define RL_NW (POLICY_NPLAY + POLICY_NEXCH)
 
 /* The gradient of -(advantage) log pi(chosen) over one game's recorded decisions. */
 static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
@@ -724,8 +777,8 @@ static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
         const uint32_t *p = g->buf + at;
         int who = p[0], model = p[1], n = p[2], chosen = p[3];
         p += 4;
-        const double *w = model ? b->w->exch : b->w->play;
-        double *gw = grad + (model ? POLICY_NPLAY : 0);
+        const double *w = model ? rl_exch(b->w) : b->w.rich ? b->w.rich->play : b->w.fast->play;
+        double *gw = grad + (model ? b->nplay : 0);
         const double adv = b->rv[g->cls[who]] - b->base[g->kind];
         const uint32_t *start = p;
         double mx = -INFINITY;
@@ -769,8 +822,8 @@ static void *rl_worker(void *arg)
                     pthread_mutex_unlock(&b->mu);
                 }
         } else {
-            double *g = b->grad + (size_t)c * RL_NW;
-            memset(g, 0, RL_NW * sizeof *g);
+            double *g = b->grad + (size_t)c * b->nw;
+            memset(g, 0, (size_t)b->nw * sizeof *g);
             for (int i = lo; i < hi; i++)
                 rl_game_grad(b, &b->games[i], g);
         }
@@ -778,9 +831,11 @@ static void *rl_worker(void *arg)
     return NULL;
 }
 
-int train_reinforce(const RlOpts *o, PolicyWeights *pw)
+/* REINFORCE on the play weights `play` (nplay of them) and the exchange weights `exch` of the
+ * model w (whose arrays they are). */
+static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double *exch)
 {
-    const int nb = o->batch > 0 ? o->batch : 512;
+    const int nb = o->batch > 0 ? o->batch : 512, RL_NW = nplay + POLICY_NEXCH;
     RlGame *games = calloc((size_t)nb, sizeof *games);
     double *grad = malloc((size_t)CHUNKS * RL_NW * sizeof *grad), *g = malloc(RL_NW * sizeof *g);
     double *m = calloc(RL_NW, sizeof *m), *v = calloc(RL_NW, sizeof *v);
@@ -792,7 +847,9 @@ int train_reinforce(const RlOpts *o, PolicyWeights *pw)
         RlBatch b;
         memset(&b, 0, sizeof b);
         b.o = o;
-        b.w = pw;
+        b.w = w;
+        b.nplay = nplay;
+        b.nw = RL_NW;
         b.first = first;
         b.n = (int)(o->games - first < nb ? o->games - first : nb);
         b.games = games;
@@ -826,7 +883,7 @@ int train_reinforce(const RlOpts *o, PolicyWeights *pw)
         b.next = 0;
         workers_run(o->jobs, rl_worker, &b, NULL); /* gradients, summed in chunk order */
         pthread_mutex_destroy(&b.mu);
-        memset(g, 0, RL_NW * sizeof *g);
+        memset(g, 0, (size_t)RL_NW * sizeof *g);
         for (int c = 0; c < CHUNKS; c++)
             for (int i = 0; i < RL_NW; i++)
                 g[i] += grad[(size_t)c * RL_NW + i];
@@ -834,16 +891,15 @@ int train_reinforce(const RlOpts *o, PolicyWeights *pw)
         const double scale = 1.0 / (double)(decided > 0 ? decided : 1);
         p1 *= 0.9;
         p2 *= 0.999;
-        double *w = pw->play; /* play then exchange weights, as one vector */
-        for (int i = 0; i < RL_NW; i++) {
+        for (int i = 0; i < RL_NW; i++) { /* play then exchange weights, as one vector */
             double gi = g[i] * scale;
             m[i] = 0.9 * m[i] + 0.1 * gi;
             v[i] = 0.999 * v[i] + 0.001 * gi * gi;
             double step = o->lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + 1e-8);
-            if (i < POLICY_NPLAY)
-                w[i] -= step;
+            if (i < nplay)
+                play[i] -= step;
             else
-                pw->exch[i - POLICY_NPLAY] -= step;
+                exch[i - nplay] -= step;
         }
         if (o->progress)
             o->progress(o->progress_ctx, first + b.n, o->games, cnt[RL_SIMPLE] ? b.base[RL_SIMPLE] : NAN,
@@ -859,4 +915,16 @@ out:
     free(m);
     free(v);
     return rc;
+}
+
+int train_reinforce(const RlOpts *o, PolicyWeights *pw)
+{
+    RlModel w = {pw, NULL};
+    return reinforce(o, w, pw->play, POLICY_NPLAY, pw->exch);
+}
+
+int train_reinforce_rich(const RlOpts *o, RichWeights *rw)
+{
+    RlModel w = {NULL, rw};
+    return reinforce(o, w, rw->play, RICH_NPLAY, rw->exch);
 }

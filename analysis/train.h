@@ -118,7 +118,8 @@ typedef struct RlOpts {
     double vs_league; /* share of games with one learner among four league players (0): each seat a
                        * member of `league` drawn at random, playing its first choice; the rest of the
                        * games are self-play, every seat a learner */
-    const PolicyWeights *league[RL_LEAGUE_MAX];
+    const PolicyWeights *league[RL_LEAGUE_MAX];      /* member i: league[i] (fast) or rich_league[i] */
+    const RichWeights *rich_league[RL_LEAGUE_MAX];
     int nleague;
     int reward_match; /* the reward of a class: its points (0), or its value over the rest of a class
                        * period (1: players/mc.h mc_match_values, in points from 1 to 5) */
@@ -135,5 +136,7 @@ void rl_opts_default(RlOpts *o);
  * (its reward in that game - the batch's mean for that kind of game), for plays and gifts. Deterministic for the
  * seed, whatever jobs is. */
 int train_reinforce(const RlOpts *o, PolicyWeights *w);
+/* The same for the rich policy (players/rich.h). */
+int train_reinforce_rich(const RlOpts *o, RichWeights *w);
 
 #endif

@@ -274,8 +274,8 @@ static int train_policy(int argc, char **argv)
     const int have_data = in.ndb || in.nkifu || tch.games > 0;
     if (!out)
         return cli_fail(cmd, "-o WEIGHTS is required");
-    if (rich && (rl.games > 0 || tch.games > 0 || league))
-        return cli_fail(cmd, "--model rich learns from records only (no --rl-* or --teacher-* options)");
+    if (rich && tch.games > 0)
+        return cli_fail(cmd, "--model rich learns from records and by --rl-games (no --teacher-* options)");
     static PolicyWeights w;
     static RichWeights rw;
     char err[512];
@@ -284,15 +284,25 @@ static int train_policy(int argc, char **argv)
     if (init && (rich ? rich_load(init, &rw, err, sizeof err) : policy_load(init, &w, err, sizeof err)))
         return cli_fail(cmd, "--init: %s", err);
     static PolicyWeights leaguew[RL_LEAGUE_MAX];
+    static RichWeights leaguer[RL_LEAGUE_MAX]; /* rich members (zero pages until loaded) */
     if (league) {
         char buf[4096];
         snprintf(buf, sizeof buf, "%s", league);
         for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
             if (rl.nleague >= RL_LEAGUE_MAX)
                 return cli_fail(cmd, "--rl-league: at most %d weights files", RL_LEAGUE_MAX);
-            if (policy_load(t, &leaguew[rl.nleague], err, sizeof err))
+            const int kind = rich_file_kind(t, err, sizeof err);
+            if (kind < 0)
                 return cli_fail(cmd, "--rl-league: %s", err);
-            rl.league[rl.nleague] = &leaguew[rl.nleague];
+            if (kind) {
+                if (rich_load(t, &leaguer[rl.nleague], err, sizeof err))
+                    return cli_fail(cmd, "--rl-league: %s", err);
+                rl.rich_league[rl.nleague] = &leaguer[rl.nleague];
+            } else {
+                if (policy_load(t, &leaguew[rl.nleague], err, sizeof err))
+                    return cli_fail(cmd, "--rl-league: %s", err);
+                rl.league[rl.nleague] = &leaguew[rl.nleague];
+            }
             rl.nleague++;
         }
     }
@@ -364,7 +374,7 @@ static int train_policy(int argc, char **argv)
         rl.jobs = o.jobs;
         rl.progress = on_rl;
         rl.progress_ctx = &rp;
-        if (train_reinforce(&rl, &w)) {
+        if (rich ? train_reinforce_rich(&rl, &rw) : train_reinforce(&rl, &w)) {
             train_data_free(&d);
             return cli_error(cmd, "out of memory");
         }

@@ -2,6 +2,7 @@
 #include "players/estimate.h"
 
 #include "players/players.h"
+#include "players/rich.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -364,7 +365,7 @@ static void orders_init(void)
     }
 }
 
-double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w)
+double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w, const RichWeights *rw)
 {
     Cards init[NPLAYERS];
     memcpy(init, hand, sizeof init);
@@ -386,9 +387,15 @@ double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const Po
             if (at < 0)
                 return -INFINITY; /* this world cannot have made that play */
             if (n >= 2) {
-                PolicyCtx c;
-                policy_ctx_state(&c, &g);
-                policy_scores(w, &c, mv, n, sc);
+                if (rw) {
+                    RichCtx c;
+                    rich_ctx_state(&c, &g, v->cls);
+                    rich_scores(rw->play, &c, mv, n, sc);
+                } else {
+                    PolicyCtx c;
+                    policy_ctx_state(&c, &g);
+                    policy_scores(w, &c, mv, n, sc);
+                }
                 double mx = sc[0], z = 0;
                 for (int j = 1; j < n; j++)
                     mx = sc[j] > mx ? sc[j] : mx;
@@ -514,7 +521,7 @@ static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, 
             const Cards c1 = 1ULL << b1, c2 = 1ULL << b2;
             h[p] ^= c1 | c2;
             h[q] ^= c1 | c2;
-            double nl = o->beta * est_history_loglik(v, h, o->pw);
+            double nl = o->beta * est_history_loglik(v, h, o->pw, o->rw);
             double prior = log(s->w[q][est_bin(b1)] * s->w[p][est_bin(b2)] / (s->w[p][est_bin(b1)] * s->w[q][est_bin(b2)]));
             if (nl > -INFINITY && log(rng_double(rng) + 1e-300) < nl - cur + prior) {
                 cur = nl;
@@ -546,7 +553,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
                 s->w[p][b] = exp(lw[p][b] - mx); /* per-player normalisation (snowl): only ratios matter */
         }
     }
-    if (s->kind != EST_POLICY || !o->pw)
+    if (s->kind != EST_POLICY || (!o->pw && !o->rw))
         return;
     int n = o->k < 1 ? 1 : o->k > EST_MAX_POOL ? EST_MAX_POOL : o->k;
     if (!s->pool) {
@@ -565,7 +572,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
         est_sample(&base, k, rng, s->pool[i]);
-        ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw);
+        ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw, o->rw);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double tot = 0;
@@ -882,7 +889,20 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     o->point = (int)kk;
     if (o->kind == EST_POLICY) {
         const char *wf = spec_get_str(s, wkey, NULL);
-        if (wf) {
+        const int rich = wf ? rich_file_kind(wf, err, errsz) : 0;
+        if (rich < 0)
+            return -1;
+        if (rich) {
+            o->ownr = malloc(sizeof *o->ownr);
+            if (!o->ownr || rich_load(wf, o->ownr, err, errsz)) {
+                if (!o->ownr)
+                    snprintf(err, errsz, "out of memory");
+                free(o->ownr);
+                o->ownr = NULL;
+                return -1;
+            }
+            o->rw = o->ownr;
+        } else if (wf) {
             o->ownw = malloc(sizeof *o->ownw);
             if (!o->ownw || policy_load(wf, o->ownw, err, errsz)) {
                 if (!o->ownw)
@@ -935,10 +955,13 @@ void est_options_free(EstOptions *o)
 {
     free(o->own);
     free(o->ownw);
+    free(o->ownr);
     o->own = NULL;
     o->ownw = NULL;
+    o->ownr = NULL;
     o->model = NULL;
     o->pw = NULL;
+    o->rw = NULL;
 }
 
 void est_sampler_init(EstSampler *s, const EstOptions *o)

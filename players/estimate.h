@@ -40,6 +40,8 @@
 #include "game/player.h"
 #include "players/policy.h"
 
+struct RichWeights;
+
 enum { EST_UNIFORM, EST_WEIGHTS, EST_ORACLE, EST_POLICY, EST_KINDS };
 enum { ORDER_SUIT_A, ORDER_SUIT_D, ORDER_RANK_A, ORDER_RANK_D, ORDER_RANDOM, ORDER_KINDS };
 enum { ORACLE_ALL_W, ORACLE_ALL_S, ORACLE_EACH_W, ORACLE_EACH_S, ORACLE_KINDS };
@@ -127,9 +129,10 @@ struct EstOptions;
  * policy), or flat; for policy, the candidate worlds (rng: their stream). */
 void est_prepare(EstSampler *s, const struct EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng);
 void est_sampler_free(EstSampler *s);
-/* The log-likelihood of the opponents' plays this game under the policy, if their hands now
- * are hand[] (exported for tests). */
-double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w);
+/* The log-likelihood of the opponents' plays this game under the policy (the rich one when rw
+ * is not NULL, else w), if their hands now are hand[] (exported for tests). */
+double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
+                          const struct RichWeights *rw);
 /* The point estimate (point=1): from the prepared, weighted candidates, each dealt card's
  * chance of being in each opponent's hand; then the world with the highest expected accuracy
  * under those chances (the sum over the dealt cards of the chance of the holder it names): the
@@ -154,6 +157,8 @@ typedef struct EstOptions {
     int point;             /* policy: every world the one best guess (1), not a draw (0) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
     PolicyWeights *ownw;
+    const struct RichWeights *rw; /* policy with a rich weights file (est-weights=FILE): its model */
+    struct RichWeights *ownr;
 } EstOptions;
 struct PlayerSpec;
 /* Reads, from a player spec, est=uniform|weights|oracle (kind_key: the key naming the sampler;

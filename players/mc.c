@@ -40,7 +40,7 @@
 const BanditKind MC_CHOICE_KINDS[MC_CHOICE_ARMS] = {B_UCB_ROOT, B_UCB1_TUNED, B_THOMPSON, B_UCB_V, B_KL_UCB};
 
 enum { DESA_NONE = 0, DESA_SIM = 1, DESA_LAST = 2 };
-enum { PLAYOUT_SIMPLE = 0, PLAYOUT_POLICY = 1 };
+enum { PLAYOUT_SIMPLE = 0, PLAYOUT_POLICY = 1, PLAYOUT_RICH = 2 };
 enum { REWARD_LINEAR, REWARD_TOP, REWARD_MATCH };
 
 /* How classes follow one another from game to game within a class period: P[c][c'] that a
@@ -114,6 +114,7 @@ typedef struct Mc {
     RichWeights *prior_own;       /* prior-weights=FILE (else the built-in rich weights) */
     const RichWeights *prior_w;
     double prior[BANDIT_MAX_ARMS];
+    int8_t cls[NPLAYERS];         /* this game's classes (the rich policy reads them) */
     long model;                   /* model=1: playouts move opponents by the online model */
     double model_lr;
     OppModel om;
@@ -218,7 +219,13 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
         int n = state_moves(g, mv), k = 0;
         if (legal)
             *legal += n;
-        if (n > 1) {
+        if (n > 1 && mc->playout == PLAYOUT_RICH) {
+            RichCtx rc;
+            double sc[MOVEGEN_MAX + 3];
+            rich_ctx_state(&rc, g, mc->cls);
+            rich_scores(mc->prior_w->play, &rc, mv, n, sc);
+            k = policy_pick_scores(sc, n, mc->ptemp, rng);
+        } else if (n > 1) {
             policy_ctx_state(&c, g);
             const PolicyWeights *w = mc->model && p != me ? oppmodel_weights(&mc->om, p) : &mc->w;
             k = policy_pick(w, &c, mv, n, mc->ptemp, rng);
@@ -231,7 +238,7 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
 /* Plays g out for `me` with the configured policy; returns me's reward. */
 static double playout(Mc *mc, GameState *g, Rng *rng, int me, long *legal)
 {
-    if (mc->playout == PLAYOUT_POLICY)
+    if (mc->playout != PLAYOUT_SIMPLE)
         policy_playout_for(mc, g, rng, me, legal);
     else
         mc_playout(g, rng, mc->eps, legal);
@@ -485,6 +492,7 @@ static Move mc_play(Player *self, const InfoSet *v)
 
 static Move decide_play(Mc *mc, const InfoSet *v)
 {
+    memcpy(mc->cls, v->cls, sizeof mc->cls);
     int n = movegen(v->hand, v->table, v->rev, v->lock, mc->moves);
     if (n == 0)
         return move_pass();
@@ -545,7 +553,7 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     hand[v->me] &= ~give;
     hand[c->partner] |= give;
     if (c->other_rich >= 0 && c->other_poor >= 0) { /* the fugo still gives */
-        Cards g1 = mc->playout == PLAYOUT_POLICY ? policy_pick_gift(&mc->w, hand[c->other_rich], 1, 0, NULL)
+        Cards g1 = mc->playout != PLAYOUT_SIMPLE ? policy_pick_gift(&mc->w, hand[c->other_rich], 1, 0, NULL)
                                                  : cards_weakest(hand[c->other_rich], 1);
         hand[c->other_rich] &= ~g1;
         hand[c->other_poor] |= g1;
@@ -575,6 +583,7 @@ static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
 {
     ExchCtx c;
     memset(&c, 0, sizeof c);
+    memcpy(mc->cls, v->cls, sizeof mc->cls);
     c.v = v;
     c.n = n;
     int k = policy_gifts(v->hand, n, c.cand);
@@ -648,6 +657,7 @@ int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int wor
         return -1;
     Mc *mc = p->impl;
     PlayCtx c = {v, {0}};
+    memcpy(mc->cls, v->cls, sizeof mc->cls);
     for (int i = 0; i < NPLAYERS; i++)
         c.count[i] = v->ncards[i];
     if (prepare_worlds(mc, v, c.count))
@@ -664,6 +674,7 @@ int mc_gift_values(Player *p, const InfoSet *v, const Cards *gifts, int n, int w
     Mc *mc = p->impl;
     ExchCtx c;
     memset(&c, 0, sizeof c);
+    memcpy(mc->cls, v->cls, sizeof mc->cls);
     c.v = v;
     memcpy(c.cand, gifts, (size_t)n * sizeof *gifts);
     if (exch_setup(mc, v, &c))
@@ -859,10 +870,10 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     set_rewards(mc, 0);
     mc->desa = !strcmp(desa, "sim") ? DESA_SIM : !strcmp(desa, "last") ? DESA_LAST : !strcmp(desa, "both") ? 3 : 0;
     const char *pl = spec_get_str(s, "playout", "policy");
-    if (!bad && strcmp(pl, "policy") && strcmp(pl, "simple"))
-        bad = snprintf(err, errsz, "mc: playout=%s: valid are policy, simple", pl);
-    mc->playout = !strcmp(pl, "simple") ? PLAYOUT_SIMPLE : PLAYOUT_POLICY;
-    const int pol = mc->playout == PLAYOUT_POLICY; /* the new features' defaults follow the playout */
+    if (!bad && strcmp(pl, "policy") && strcmp(pl, "simple") && strcmp(pl, "rich"))
+        bad = snprintf(err, errsz, "mc: playout=%s: valid are policy, simple, rich", pl);
+    mc->playout = !strcmp(pl, "simple") ? PLAYOUT_SIMPLE : !strcmp(pl, "rich") ? PLAYOUT_RICH : PLAYOUT_POLICY;
+    const int pol = mc->playout != PLAYOUT_SIMPLE; /* the new features' defaults follow the playout */
     const char *prior_path = spec_get_str(s, "prior-weights", NULL);
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
         spec_get_double(s, "ptemp", 0.01, 100, 1, &mc->ptemp, err, errsz) ||
@@ -902,7 +913,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     }
     mc->acc = (int)acc;
     mc->bp.puct_c = mc->puct;
-    if (mc->puct > 0 && prior_option(prior_path, mc, err, errsz)) {
+    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH) && prior_option(prior_path, mc, err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
         return -1;

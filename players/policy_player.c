@@ -16,7 +16,6 @@
 #include "players/players.h"
 #include "players/policy.h"
 #include "players/rich.h"
-#include "players/wtext.h"
 
 typedef struct PolicyPlayer {
     PolicyWeights w;
@@ -87,14 +86,9 @@ static int weights_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t err
     }
     char e[400];
     int rich = model ? !strcmp(model, "rich") : 0;
-    if (path && !model) { /* the file says which model it is for */
-        char *text;
-        if (wtext_read_file(path, (size_t)64 << 20, &text, e, sizeof e)) {
-            snprintf(err, errsz, "policy: weights=%s: %s", path, e);
-            return -1;
-        }
-        rich = !strncmp(text + strspn(text, " \t\r\n"), "dhm-rich", 8);
-        free(text);
+    if (path && !model && (rich = rich_file_kind(path, e, sizeof e)) < 0) { /* the file says which model */
+        snprintf(err, errsz, "policy: weights=%s: %s", path, e);
+        return -1;
     }
     if (!rich)
         return policy_weights_option(s, &pp->w, err, errsz);

@@ -624,6 +624,16 @@ int rich_load(const char *path, RichWeights *w, char *err, size_t errsz)
     return rc;
 }
 
+int rich_file_kind(const char *path, char *err, size_t errsz)
+{
+    char *text;
+    if (wtext_read_file(path, (size_t)64 << 20, &text, err, errsz))
+        return -1;
+    const int rich = !strncmp(text + strspn(text, " \t\r\n"), "dhm-rich", 8);
+    free(text);
+    return rich;
+}
+
 const RichWeights *rich_builtin(char *err, size_t errsz)
 {
     snprintf(err, errsz, "no built-in rich policy weights in this build");

@@ -132,5 +132,8 @@ const RichWeights *rich_builtin(char *err, size_t errsz);
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
 int rich_parse(const char *text, const char *name, RichWeights *w, char *err, size_t errsz);
 int rich_save(FILE *f, const RichWeights *w, const char *comment);
+/* Whether a weights file is for the rich policy (1; it starts with "dhm-rich") or not (0), or -1
+ * with the reason when it cannot be read. */
+int rich_file_kind(const char *path, char *err, size_t errsz);
 
 #endif
