@@ -465,9 +465,9 @@ static void test_teacher_targets(void **state)
         const uint32_t *p = a.play.buf + a.play.off[t];
         assert_int_equal(p[1], 0xFFFF);
         long sum = 0;
-        for (int i = 0; i < p[0]; i++)
+        for (uint32_t i = 0; i < p[0]; i++)
             sum += p[2 + i];
-        assert_true(labs(sum - 65535) <= p[0]);
+        assert_true(labs(sum - 65535) <= (long)p[0]);
     }
     static PolicyWeights w;
     w = *base;
