@@ -62,6 +62,7 @@ $(O)/obj/players/policy_embed.o: players/policy.weights
 # the same numbers (no floating-point option changes). OPT on the command line still wins.
 $(O)/obj/players/policy.o: OPT = -O3
 $(O)/obj/players/est_embed.o: players/est.weights
+$(O)/obj/players/rich_embed.o: players/rich.weights
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -97,6 +98,7 @@ $(O)/pic/obj/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 $(O)/pic/obj/players/policy_embed.o: players/policy.weights
 $(O)/pic/obj/players/est_embed.o: players/est.weights
+$(O)/pic/obj/players/rich_embed.o: players/rich.weights
 $(O)/pic/obj/python/src/%.o: python/src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) $(PY_CFLAGS) -Ipython/src -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@

@@ -4,9 +4,9 @@
  * (both read only what the player sees): surewin=1 (default) plays a chain of melds nobody can
  * break when there is one (endgame_sure_win), and endgame=N (default 0: off) solves the
  * two-player ending exactly within N nodes, where the last opponent's hand is every unseen
- * card. Options: model=fast|rich (the fast policy of the playouts, players/policy.h, or the rich
- * policy, players/rich.h; default fast), weights=FILE (default: the model's built-in weights; a
- * rich weights file selects the rich model by itself), temp=T, surewin=0|1, endgame=N.
+ * card. Options: model=rich|fast (the rich policy, players/rich.h, the default; or the fast policy
+ * of the playouts, players/policy.h), weights=FILE (default: the model's built-in weights; a
+ * weights file says which model it is for), temp=T, surewin=0|1, endgame=N.
  * Reads only its InfoSet; its RNG stream comes from its seed. */
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +85,7 @@ static int weights_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t err
         return -1;
     }
     char e[400];
-    int rich = model ? !strcmp(model, "rich") : 0;
+    int rich = model ? !strcmp(model, "rich") : 1; /* the rich model unless the file or model= says fast */
     if (path && !model && (rich = rich_file_kind(path, e, sizeof e)) < 0) { /* the file says which model */
         snprintf(err, errsz, "policy: weights=%s: %s", path, e);
         return -1;

@@ -115,7 +115,7 @@ static void l_cards(Line *l, const ViewDoc *d, Cards c)
 
 static void l_move(Line *l, const ViewDoc *d, Move m)
 {
-    CardTok t[6];
+    CardTok t[VIEWFMT_MOVE_MAX];
     int n = viewfmt_move(m, t);
     if (n) {
         l_toks(l, d, t, n);

@@ -52,7 +52,7 @@ static void cards_html(FILE *f, Cards c)
 
 static void move_html(FILE *f, Move m)
 {
-    CardTok t[6];
+    CardTok t[VIEWFMT_MOVE_MAX];
     int n = viewfmt_move(m, t);
     if (!n)
         fprintf(f, "<span class=\"ps\">pass</span>");

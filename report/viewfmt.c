@@ -48,7 +48,7 @@ int viewfmt_move(Move m, CardTok *out)
     }
     int n = 0;
     const int stand = m.jk >= 1 && m.jk <= JOKER_BIT ? m.jk - 1 : -1;
-    for (Cards x = move_cells(m); x && n < 5; x &= x - 1) {
+    for (Cards x = move_cells(m); x && n < VIEWFMT_MOVE_MAX - 1; x &= x - 1) {
         const int b = cards_lowest_bit(x);
         if (b == stand) {
             card_tok(JOKER_BIT, &out[n]);
@@ -65,7 +65,7 @@ int viewfmt_move(Move m, CardTok *out)
             card_tok(b, &out[n++]);
         }
     }
-    if (m.jk == JK_ROW4 && n < 6)
+    if (m.jk == JK_ROW4 && n < VIEWFMT_MOVE_MAX)
         card_tok(JOKER_BIT, &out[n++]);
     return n;
 }
@@ -85,7 +85,7 @@ static void toks_text(const CardTok *t, int n, char *buf, size_t size)
 
 void viewfmt_move_text(Move m, char *buf, size_t size)
 {
-    CardTok t[6];
+    CardTok t[VIEWFMT_MOVE_MAX];
     int n = viewfmt_move(m, t);
     if (!n)
         snprintf(buf, size, "pass");

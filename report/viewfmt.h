@@ -21,7 +21,9 @@ typedef struct CardTok {
 
 /* A card set as tokens, weakest first (out: 53 entries). */
 int viewfmt_cards(Cards c, CardTok *out);
-/* A move as tokens (out: 6 entries); a pass is no token. */
+/* A move as tokens (out: VIEWFMT_MOVE_MAX entries: a sequence may run through every rank and the
+ * joker's slots); a pass is no token. */
+#define VIEWFMT_MOVE_MAX 16
 int viewfmt_move(Move m, CardTok *out);
 /* A move as plain text: "8♥ 8♠", "JK(7♥) 8♥", "pass". */
 void viewfmt_move_text(Move m, char *buf, size_t size);

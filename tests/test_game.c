@@ -401,7 +401,7 @@ static void test_games_pinned(void **state)
 {
     (void)state;
     const char *randoms[5] = {"random", "random", "random", "random", "random"};
-    const char *mixed[5] = {"policy", "simple", "random", "policy", "simple"};
+    const char *mixed[5] = {"policy:model=fast", "simple", "random", "policy:model=fast", "simple"};
     long moves = 0, m2 = 0;
     uint64_t a = run_random_match(2026, 2000, randoms, &moves);
     uint64_t b = run_random_match(2027, 300, mixed, &m2);

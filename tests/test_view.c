@@ -21,6 +21,7 @@
 #include "analysis/review.h"
 #include "players/endgame.h"
 #include "record/kifu.h"
+#include "report/viewfmt.h"
 #include "record/replay.h"
 
 /* ---- small helpers ---- */
@@ -539,6 +540,26 @@ static void views_of(const char *dir, const char *kifu, const char *tag)
     o = read_all(out, NULL);
     check_text(o, kg + ng - 2, 2);
     free(o);
+}
+
+/* Long sequences are drawn whole (a run may take up to thirteen ranks and the joker). */
+static void test_long_sequences(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *kifu, *text;
+    } CASES[] = {{"s-6789tj", "6\u2660 7\u2660 8\u2660 9\u2660 10\u2660 J\u2660"},
+                 {"d-3456789tjqka2", "3\u2666 4\u2666 5\u2666 6\u2666 7\u2666 8\u2666 9\u2666 10\u2666 J\u2666 Q\u2666 K\u2666 A\u2666 2\u2666"},
+                 {"h-456789(7)", "4\u2665 5\u2665 6\u2665 JK(7\u2665) 8\u2665 9\u2665"}};
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        Move m;
+        assert_int_equal(move_parse(CASES[i].kifu, strlen(CASES[i].kifu), &m), 0);
+        CardTok t[VIEWFMT_MOVE_MAX];
+        assert_int_equal(viewfmt_move(m, t), m.n);
+        char text[256];
+        viewfmt_move_text(m, text, sizeof text);
+        assert_string_equal(text, CASES[i].text);
+    }
 }
 
 static void test_views_against_the_records(void **state)
@@ -1122,6 +1143,7 @@ int main(void)
     recs = malloc(300 * sizeof *recs);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_long_sequences),
         cmocka_unit_test(test_views_against_the_records),
         cmocka_unit_test(test_page_in_a_browser),
         cmocka_unit_test(test_analysis_agrees_with_errorrate),
