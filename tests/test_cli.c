@@ -102,6 +102,72 @@ static void test_play_json_and_determinism(void **state)
     assert_string_not_equal(strstr(a, "\"players\""), strstr(b, "\"players\""));
 }
 
+/* The `class`, `seat` and `dealt` lines of every game of a kifu file, in order, into buf. */
+static void starts_of(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    size_t k = 0;
+    buf[0] = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "class ", 6) || !strncmp(line, "seat ", 5) || !strncmp(line, "dealt ", 6))
+            k += (size_t)snprintf(buf + k, k < size ? size - k : 0, "%s", line);
+    fclose(f);
+    assert_true(k > 0 && k < size);
+}
+
+/* --independent: every game starts alike (hands, seats, classes) whoever plays, and its classes
+ * are drawn, not the last game's finishing order. */
+static void test_independent_games(void **state)
+{
+    (void)state;
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    static const char *const PLAYERS[2] = {"random,simple,random,simple,random", "policy,policy,simple,mc:sims=20,random"};
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(run_cmd(NULL, 0, "%s play --players %s --games 60 --seed 5 --independent --record %s/i%d.kifu "
+                                          "--quiet >/dev/null 2>&1",
+                                 dhm_bin(), PLAYERS[k], dir, k),
+                         0);
+    static char a[1 << 17], b[1 << 17];
+    char path[128];
+    snprintf(path, sizeof path, "%s/i0.kifu", dir);
+    starts_of(path, a, sizeof a);
+    snprintf(path, sizeof path, "%s/i1.kifu", dir);
+    starts_of(path, b, sizeof b);
+    assert_string_equal(a, b);
+    /* every game has the exchange (a match's first game has none), and the classes are drawn:
+     * not the previous game's finishing order */
+    char dealt0[2048];
+    snprintf(path, sizeof path, "%s/i0.kifu", dir);
+    assert_int_equal(run_cmd(dealt0, sizeof dealt0, "grep -c '^changed { } { } { } { } { }' %s", path), 1);
+    assert_string_equal(dealt0, "0\n");
+    assert_int_equal(run_cmd(NULL, 0, "%s play --players %s --games 60 --seed 5 --record %s/m.kifu --quiet >/dev/null 2>&1",
+                             dhm_bin(), PLAYERS[0], dir),
+                     0);
+    snprintf(path, sizeof path, "%s/m.kifu", dir);
+    starts_of(path, b, sizeof b);
+    assert_string_not_equal(a, b);
+    char line[256], result[256] = "";
+    int follows = 0, games = 0;
+    snprintf(path, sizeof path, "%s/i0.kifu", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "class ", 6)) {
+            follows += *result && !strcmp(line + 6, result + 7);
+            games++;
+        } else if (!strncmp(line, "result ", 7)) {
+            memcpy(result, line, sizeof result);
+        }
+    }
+    fclose(f);
+    assert_int_equal(games, 60);
+    assert_true(follows < 10); /* a random class order repeats the last result 1 time in 120 */
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 /* Output that cannot be written is an error (exit 1 and a message), not a silent success with
  * a truncated table: stdout on a full disk. */
 static void test_write_errors(void **state)
@@ -312,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_play_bad_input),
         cmocka_unit_test(test_play_json_and_determinism),
+        cmocka_unit_test(test_independent_games),
         cmocka_unit_test(test_demo_lines),
         cmocka_unit_test(test_count_labels),
         cmocka_unit_test(test_doc_tables),
