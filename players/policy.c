@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/textfile.h"
 #include "players/players.h"
 
 /* ---------------------------------------------------------------- the layout */
@@ -825,7 +826,9 @@ typedef struct Tok {
     int line;
 } Tok;
 
-static int next_word(Tok *t, char *buf, size_t n)
+/* The next word into buf (n bytes); returns its full length (0: no more words), which is n or
+ * more when the word did not fit (buf then holds its start). */
+static size_t next_word(Tok *t, char *buf, size_t n)
 {
     for (;;) {
         while (*t->p == ' ' || *t->p == '\t' || *t->p == '\r' || *t->p == '\n')
@@ -838,35 +841,55 @@ static int next_word(Tok *t, char *buf, size_t n)
     size_t k = 0;
     while (*t->p && *t->p != ' ' && *t->p != '\t' && *t->p != '\r' && *t->p != '\n' && *t->p != '#') {
         if (k + 1 < n)
-            buf[k++] = *t->p;
+            buf[k] = *t->p;
+        k++;
         t->p++;
     }
-    buf[k] = 0;
-    return k > 0;
+    buf[k < n ? k : n - 1] = 0;
+    return k;
+}
+
+/* A word that should be a number but is too long to be one: refused, never cut. */
+static int long_word(const Tok *t, const char *name, const char *w, size_t k, char *err, size_t errsz)
+{
+    snprintf(err, errsz, "%s:%d: '%.20s...' (%zu characters) is not a number", name, t->line, w, k);
+    return -1;
 }
 
 static int read_numbers(Tok *t, const char *name, const char *what, int want, double *out, char *err, size_t errsz)
 {
     char w[64];
-    if (!next_word(t, w, sizeof w) || strcmp(w, what) || !next_word(t, w, sizeof w)) {
+    size_t k;
+    if (!next_word(t, w, sizeof w) || strcmp(w, what) || !(k = next_word(t, w, sizeof w))) {
         snprintf(err, errsz, "%s:%d: expected '%s N'", name, t->line, what);
         return -1;
     }
-    if (atoi(w) != want) {
+    if (k >= sizeof w)
+        return long_word(t, name, w, k, err, errsz);
+    char *end;
+    errno = 0;
+    long count = strtol(w, &end, 10);
+    if (end == w || *end || errno || count < 0) {
+        snprintf(err, errsz, "%s:%d: '%s %s': the count of %s weights is not a whole number", name, t->line, what, w,
+                 what);
+        return -1;
+    }
+    if (count != want) {
         snprintf(err, errsz, "%s:%d: %s has %s weights, this dhm's features need %d (a file for other features)", name,
                  t->line, what, w, want);
         return -1;
     }
     for (int i = 0; i < want; i++) {
-        char *end;
-        if (!next_word(t, w, sizeof w)) {
+        if (!(k = next_word(t, w, sizeof w))) {
             snprintf(err, errsz, "%s:%d: the file ends after %d of %d %s weights (truncated)", name, t->line, i, want,
                      what);
             return -1;
         }
+        if (k >= sizeof w)
+            return long_word(t, name, w, k, err, errsz);
         errno = 0;
         out[i] = strtod(w, &end);
-        if (*end || errno || !isfinite(out[i])) {
+        if (end == w || *end || errno || !isfinite(out[i])) {
             snprintf(err, errsz, "%s:%d: '%s' is not a number", name, t->line, w);
             return -1;
         }
@@ -921,46 +944,11 @@ out:
 
 int policy_load(const char *path, PolicyWeights *w, char *err, size_t errsz)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errsz, "cannot open %s: %s", path, strerror(errno));
+    char *text;
+    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
         return -1;
-    }
-    char *text = NULL;
-    size_t n = 0, cap = 0;
-    int rc = -1;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            if (cap > ((size_t)64 << 20)) {
-                snprintf(err, errsz, "%s: too large for a weights file", path);
-                goto out;
-            }
-            char *t2 = realloc(text, cap);
-            if (!t2) {
-                snprintf(err, errsz, "out of memory");
-                goto out;
-            }
-            text = t2;
-        }
-        size_t k = fread(text + n, 1, 4096, f);
-        n += k;
-        if (k < 4096)
-            break;
-    }
-    if (ferror(f)) {
-        snprintf(err, errsz, "cannot read %s", path);
-        goto out;
-    }
-    text[n] = 0;
-    if (strlen(text) != n) {
-        snprintf(err, errsz, "%s: not a text file", path);
-        goto out;
-    }
-    rc = policy_parse(text, path, w, err, errsz);
-out:
+    int rc = policy_parse(text, path, w, err, errsz);
     free(text);
-    fclose(f);
     return rc;
 }
 

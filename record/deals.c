@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/textfile.h"
 #include "record/kifu.h"
 
 int deals_check(const Cards hand[NPLAYERS], char *err, size_t errsz)
@@ -63,14 +64,9 @@ static int looks_like_kifu(FILE *f)
     return k;
 }
 
-int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
+int deals_read(FILE *f, const char *path, DealSuite *d, char *err, size_t errsz)
 {
     memset(d, 0, sizeof *d);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errsz, "cannot open %s", path);
-        return -1;
-    }
     long cap = 0;
     int rc = 0;
     char e[256];
@@ -99,15 +95,11 @@ int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
         free(g);
         kifu_reader_free(&r);
     } else {
-        char line[4096];
-        int ln = 0;
-        while (!rc && fgets(line, sizeof line, f)) {
-            ln++;
-            if (!strchr(line, '\n') && !feof(f)) {
-                snprintf(err, errsz, "%s:%d: line too long", path, ln);
-                rc = -1;
-                break;
-            }
+        char *line = NULL;
+        size_t lcap = 0, len;
+        long ln = 0;
+        while (!rc && (rc = textfile_line(f, path, &ln, DEALS_MAX_LINE, &line, &lcap, &len, err, errsz)) == 1) {
+            rc = 0;
             char *s = line;
             while (isspace((unsigned char)*s))
                 s++;
@@ -115,24 +107,35 @@ int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
                 continue;
             Cards h[NPLAYERS];
             if (kifu_parse_hands5(s, h)) {
-                snprintf(err, errsz, "%s:%d: expected five { cards } groups", path, ln);
+                snprintf(err, errsz, "%s:%ld: expected five { cards } groups", path, ln);
                 rc = -1;
             } else if (deals_check(h, e, sizeof e)) {
-                snprintf(err, errsz, "%s:%d: %s", path, ln, e);
+                snprintf(err, errsz, "%s:%ld: %s", path, ln, e);
                 rc = -1;
             } else if (add(d, &cap, h)) {
                 snprintf(err, errsz, "%s: out of memory (or more than %ld deals)", path, DEALS_MAX);
                 rc = -1;
             }
         }
+        free(line);
     }
-    fclose(f);
     if (!rc && d->n == 0) {
-        snprintf(err, errsz, "%s holds no deal", path);
+        snprintf(err, errsz, "%s holds no deal (no kifu game, no deal line)", path);
         rc = -1;
     }
     if (rc)
         deals_free(d);
+    return rc;
+}
+
+int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
+{
+    memset(d, 0, sizeof *d);
+    FILE *f = textfile_open(path, err, errsz);
+    if (!f)
+        return -1;
+    int rc = deals_read(f, path, d, err, errsz);
+    fclose(f);
     return rc;
 }
 
