@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static const char BOM[3] = {'\xef', '\xbb', '\xbf'};
+
 /* The message for a failed read (errno errnum) of path. */
 static void read_error(const char *path, int errnum, char *err, size_t errsz)
 {
@@ -90,6 +92,8 @@ int textfile_read(const char *path, size_t max, char **text, size_t *len, char *
         goto out;
     }
     t[n] = 0;
+    if (n >= 3 && !memcmp(t, BOM, 3)) /* a UTF-8 byte order mark (some Windows editors) */
+        memmove(t, t + 3, (n -= 3) + 1);
     *text = t;
     t = NULL;
     if (len)
@@ -138,6 +142,10 @@ int textfile_line(FILE *f, const char *path, long *line, size_t max, char **buf,
     }
     if (c == EOF && n == 0)
         return 0;
+    if (*line == 0 && n >= 3 && !memcmp(*buf, BOM, 3)) {
+        memmove(*buf, *buf + 3, n - 3);
+        n -= 3;
+    }
     ++*line;
     if (n > 0 && (*buf)[n - 1] == '\r')
         n--;

@@ -5,6 +5,7 @@
  *   cannot open PATH: <the system's reason>     PATH is a directory, not a file
  *   cannot read PATH: <the system's reason>     PATH:LINE: a NUL byte: not a text file
  *   PATH: larger than N MiB                     PATH:LINE: a line longer than N bytes
+ * A UTF-8 byte order mark at the start of a file is dropped; a '\r' before '\n' is too.
  * Memory is bounded by the caller's max; nothing waits for the end of an endless file
  * (/dev/zero is refused at its first byte). The text and the line buffer belong to the caller.
  */

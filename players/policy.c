@@ -881,8 +881,7 @@ static int read_numbers(Tok *t, const char *name, const char *what, int want, do
     }
     for (int i = 0; i < want; i++) {
         if (!(k = next_word(t, w, sizeof w))) {
-            snprintf(err, errsz, "%s:%d: the file ends after %d of %d %s weights (truncated)", name, t->line, i, want,
-                     what);
+            snprintf(err, errsz, "%s: the file ends after %d of %d %s weights (truncated)", name, i, want, what);
             return -1;
         }
         if (k >= sizeof w)

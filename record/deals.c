@@ -53,11 +53,12 @@ static int add(DealSuite *d, long *cap, const Cards hand[NPLAYERS])
     return 0;
 }
 
-/* A kifu file: the first line that is not blank is a `player` line or opens a comment. */
+/* A kifu file: the first line that is not blank (after a UTF-8 byte order mark) is a
+ * `player` line or opens a comment. */
 static int looks_like_kifu(FILE *f)
 {
     int c;
-    while ((c = fgetc(f)) != EOF && isspace(c))
+    while ((c = fgetc(f)) != EOF && (isspace(c) || c == 0xef || c == 0xbb || c == 0xbf))
         ;
     int k = c == 'p' || c == '/';
     rewind(f);
@@ -100,10 +101,12 @@ int deals_read(FILE *f, const char *path, DealSuite *d, char *err, size_t errsz)
         long ln = 0;
         while (!rc && (rc = textfile_line(f, path, &ln, DEALS_MAX_LINE, &line, &lcap, &len, err, errsz)) == 1) {
             rc = 0;
-            char *s = line;
+            char *s = line, *hash = strchr(line, '#');
+            if (hash)
+                *hash = 0; /* a comment, on its own line or after the deal */
             while (isspace((unsigned char)*s))
                 s++;
-            if (!*s || *s == '#')
+            if (!*s)
                 continue;
             Cards h[NPLAYERS];
             if (kifu_parse_hands5(s, h)) {

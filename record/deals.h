@@ -1,7 +1,7 @@
 /* deals.h — deal suites: the same dealt hands for every configuration under test. A suite is
  * read from a kifu file (each game's `dealt` hands) or from a plain list: one deal per line,
- * five `{ cards }` groups in the kifu notation (hand of player 0, 1, ... 4), '#' comments and
- * blank lines ignored. Every deal is checked: five disjoint hands of 10 or 11 cards (three of
+ * five `{ cards }` groups in the kifu notation (hand of player 0, 1, ... 4); '#' starts a
+ * comment (a whole line, or after a deal), blank lines are ignored. Every deal is checked: five disjoint hands of 10 or 11 cards (three of
  * 11) that together hold all 53 cards. DealSuite owns its memory (deals_free). */
 #ifndef DHM_DEALS_H
 #define DHM_DEALS_H
