@@ -290,11 +290,11 @@ int est_model_parse(const char *text, const char *name, EstModel *m, char *err, 
         line++;
         const char *end = strchr(s, '\n');
         const char *p = s, *e = end ? end : s + strlen(s); /* the line is p..e, without white space around */
+        s = end ? end + 1 : e;
         while (e > p && isspace((unsigned char)e[-1]))
             e--;
         while (p < e && isspace((unsigned char)*p))
             p++;
-        s = end ? end + 1 : e;
         if (!magic) {
             if ((size_t)(e - p) != strlen(EST_MAGIC) || memcmp(p, EST_MAGIC, strlen(EST_MAGIC))) {
                 snprintf(err, errsz, "%s: not a dhm estimation model (its first line must be '%s')", name, EST_MAGIC);

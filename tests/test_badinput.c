@@ -80,8 +80,10 @@ static void policy_file(const char *name, const char *head, const char *count, i
 }
 
 /* An estimation model, all zeros; `eol` ends every line; a comment of `comment` bytes after
- * the first line; `prior_lines` prior lines only; `row0` replaces the first prior line. */
-static void est_file(const char *name, const char *eol, size_t comment, int prior_lines, const char *row0)
+ * the first line; `prior_lines` prior lines only; `row0` replaces the first prior line; `tail`
+ * ends the file. */
+static void est_file(const char *name, const char *eol, size_t comment, int prior_lines, const char *row0,
+                     const char *tail)
 {
     Buf b = {0};
     put(&b, "dhm estimation model 1%s", eol);
@@ -109,6 +111,7 @@ static void est_file(const char *name, const char *eol, size_t comment, int prio
             put(&b, "\t0.5");
         put(&b, "%s", eol);
     }
+    put(&b, "%s", tail);
     save(&b, name);
 }
 
@@ -140,12 +143,13 @@ static void make_files(void)
     write_bytes("pw-nul", "dhm-policy 1\nlayout\0", 20);
     write_bytes("pw-empty", "", 0);
     /* estimation models */
-    est_file("em-crlf", "\r\n", 0, EST_CLASSES, NULL);
-    est_file("em-big", "\n", (size_t)3 << 19, EST_CLASSES, NULL); /* 1.5 MiB of comment */
-    est_file("em-cut", "\n", 0, 3, NULL);
-    est_file("em-word", "\n", 0, EST_CLASSES, "prior 0 0 x");
-    est_file("em-range", "\n", 0, EST_CLASSES, "prior 1000");
-    est_file("em-short", "\n", 0, EST_CLASSES, "prior 0 0");
+    est_file("em-crlf", "\r\n", 0, EST_CLASSES, NULL, "");
+    est_file("em-big", "\n", (size_t)3 << 19, EST_CLASSES, NULL, ""); /* 1.5 MiB of comment */
+    est_file("em-cut", "\n", 0, 3, NULL, "");
+    est_file("em-tail", "\n", 0, EST_CLASSES, NULL, "  \t"); /* blanks, and no end of line */
+    est_file("em-word", "\n", 0, EST_CLASSES, "prior 0 0 x", "");
+    est_file("em-range", "\n", 0, EST_CLASSES, "prior 1000", "");
+    est_file("em-short", "\n", 0, EST_CLASSES, "prior 0 0", "");
     write_bytes("em-empty", "", 0);
     write_bytes("em-other", "dhm-policy 1\n", 13);
     /* deal lists */
@@ -229,6 +233,7 @@ static const Case CASES[] = {
     /* the estimation model (CRLF was refused, >1 MiB cut, a directory or /dev/zero misnamed) */
     {EST "em-crlf" FIVE, 0, ""},
     {EST "em-big" FIVE, 0, ""},
+    {EST "em-tail" FIVE, 0, ""}, /* looped forever once (fuzz_estmodel) */
     {EST "a-dir" FIVE, 2, "dhm play: player 0: mc: est-model={}/a-dir: {}/a-dir is a directory, not a file"},
     {PLAY "--players mc:sims=5:est=weights:est-model=/dev/zero" FIVE, 2,
      "dhm play: player 0: mc: est-model=/dev/zero: /dev/zero:1: a NUL byte: not a text file"},
