@@ -861,9 +861,82 @@ static void test_mpi_ranks(void **state)
     const char *err = slurp_file(err_path);
     if (rc != 0)
         fail_msg("mpiexec exited %d: %s", rc, err);
-    assert_non_null(strstr(err, "rank 2 has not returned set"));
+    assert_non_null(strstr(err, "rank 2 has been silent for 1000 ms"));
     assert_non_null(strstr(err, "1 MPI rank was given up on"));
     assert_same_run("mpis.sqlite", ref, ref_rate);
+    free(ref);
+}
+
+/* A rank that dies (kill -9), as docs/cluster.md tells it. MPICH's process manager (hydra)
+ * kills every other rank it started on the dead rank's node, -disable-auto-cleanup or not: on
+ * one node that is the whole job, and --resume completes it. Ranks on other nodes go on
+ * under -disable-auto-cleanup: rank 0 gives the dead ranks up after --rank-timeout and their
+ * sets go to the others. Nodes are stood for here by hydra proxies of their own (-launcher
+ * fork, one loopback address a node). Every store ends equal to the single-process run. */
+static void test_mpi_dead_rank(void **state)
+{
+    (void)state;
+    const char *mpi = mpi_bin();
+    if (!mpi) {
+        skip();
+        return;
+    }
+    char *ref, ref_rate[16384], out[8192], db[256], err_path[256];
+    cluster_reference(&ref, ref_rate, sizeof ref_rate);
+    assert_int_equal(chdir(dir), 0);
+    /* one node (the repro): the job ends, the finished sets stay, --resume finishes */
+    Proc p;
+    proc_start(&p, "/dev/null", "/dev/null",
+               "mpiexec -disable-auto-cleanup -n 3 %s tournament " CARGS " --rank-timeout 1000 --db mpid1.sqlite", mpi);
+    kill(rank_mid_run("mpid1.sqlite", 2), SIGKILL);
+    assert_int_not_equal(proc_wait(&p, 60), 0);
+    path(db, sizeof db, "mpid1.sqlite");
+    long stored = count_sets(db);
+    assert_true(stored >= 3 && stored < 40);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && mpiexec -n 3 %s tournament --resume --db mpid1.sqlite --quiet 2>&1",
+                             dir, mpi),
+                     0);
+    assert_same_run("mpid1.sqlite", ref, ref_rate);
+    /* three nodes, a rank each: the dead rank's set goes to the other, the run completes. Rank
+     * 0 is stopped for 1.5 s first, so that rank 2 dies while it hands a finished set over (it
+     * waits for rank 0 to take it): a result sent as one message then took rank 0 down too
+     * (MPICH's UCX transport reading from the dead process) */
+    path(err_path, sizeof err_path, "mpid3.err");
+    proc_start(&p, "/dev/null", err_path,
+               "mpiexec -disable-auto-cleanup -launcher fork -hosts 127.0.0.1:1,127.0.0.2:1,127.0.0.3:1 -n 3 %s "
+               "tournament " CARGS " --rank-timeout 1000 --db mpid3.sqlite",
+               mpi);
+    int victim = rank_mid_run("mpid3.sqlite", 2), rank0 = rank_pid("mpid3.sqlite", 0);
+    assert_true(rank0 > 0);
+    kill(rank0, SIGSTOP);
+    usleep(1500000);
+    kill(victim, SIGKILL);
+    usleep(300000);
+    kill(rank0, SIGCONT);
+    int rc = proc_wait(&p, 120);
+    const char *err = slurp_file(err_path);
+    if (rc != 0)
+        fail_msg("mpiexec exited %d: %s", rc, err);
+    assert_non_null(strstr(err, "dhm: rank 2 has been silent for 1000 ms"));
+    assert_non_null(strstr(err, "1 MPI rank was given up on"));
+    assert_same_run("mpid3.sqlite", ref, ref_rate);
+    /* two nodes, both playing ranks on the second: both die with it; rank 0 says how many
+     * sets were not played (status 1), --resume plays them */
+    path(err_path, sizeof err_path, "mpid2.err");
+    proc_start(&p, "/dev/null", err_path,
+               "mpiexec -disable-auto-cleanup -launcher fork -hosts 127.0.0.1:1,127.0.0.2:2 -n 3 %s "
+               "tournament " CARGS " --rank-timeout 1000 --db mpid2.sqlite",
+               mpi);
+    kill(rank_mid_run("mpid2.sqlite", 2), SIGKILL);
+    rc = proc_wait(&p, 120);
+    err = slurp_file(err_path);
+    if (rc != 1 || !strstr(err, "sets were not played (every rank was given up on); --resume plays them") ||
+        !strstr(err, "2 MPI ranks were given up on"))
+        fail_msg("mpiexec exited %d: %s", rc, err);
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db mpid2.sqlite --quiet 2>&1", dir,
+                             dhm_bin()),
+                     0);
+    assert_same_run("mpid2.sqlite", ref, ref_rate);
     free(ref);
 }
 
@@ -906,7 +979,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stop_and_second_writer),
         cmocka_unit_test(test_damaged_store),             cmocka_unit_test(test_duplicate_seats),
         cmocka_unit_test(test_bad_input),                 cmocka_unit_test(test_shards_merge),
-        cmocka_unit_test(test_mpi_ranks),
+        cmocka_unit_test(test_mpi_ranks),                 cmocka_unit_test(test_mpi_dead_rank),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     run_cmd(NULL, 0, "rm -rf %s", dir);
