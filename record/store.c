@@ -136,11 +136,12 @@ static int cut_short(const char *path, char *err, size_t errsz)
     return 0;
 }
 
-static int is_dir(const char *path, const struct stat *st, char *err, size_t errsz)
+static int not_a_file(const char *path, const struct stat *st, char *err, size_t errsz)
 {
-    if (!S_ISDIR(st->st_mode))
+    if (S_ISREG(st->st_mode))
         return 0;
-    snprintf(err, errsz, "%s is a directory, not a dhm tournament database", path);
+    snprintf(err, errsz, "%s is %s, not a dhm tournament database", path,
+             S_ISDIR(st->st_mode) ? "a directory" : "not a regular file (a device or a pipe)");
     return 1;
 }
 
@@ -160,9 +161,10 @@ int store_create(Store **out, const char *path, const RunInfo *run, int nplayers
     Store *s;
     *out = NULL;
     struct stat stt;
-    if (stat(path, &stt) == 0 && stt.st_size > 0) {
+    if (stat(path, &stt) == 0 && (stt.st_size > 0 || !S_ISREG(stt.st_mode))) {
         /* never overwrite: an existing database can only be resumed */
-        if (is_dir(path, &stt, err, errsz) || cut_short(path, err, errsz) || open_db(&s, path, SQLITE_OPEN_READONLY, err, errsz))
+        if (not_a_file(path, &stt, err, errsz) || cut_short(path, err, errsz) ||
+            open_db(&s, path, SQLITE_OPEN_READONLY, err, errsz))
             return -1;
         int state = schema_state(s->db);
         store_close(s);
@@ -301,7 +303,7 @@ int store_open(Store **out, const char *path, int writable, char *err, size_t er
         snprintf(err, errsz, "%s does not exist", path);
         return -1;
     }
-    if (is_dir(path, &stt, err, errsz) || cut_short(path, err, errsz))
+    if (not_a_file(path, &stt, err, errsz) || cut_short(path, err, errsz))
         return -1;
     if (open_db(&s, path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err, errsz))
         return -1;

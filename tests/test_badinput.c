@@ -273,6 +273,10 @@ static const Case CASES[] = {
      "dhm tournament: damaged database {}/half.sqlite: cut short (%H of its %S bytes; a copy that stopped early?)"},
     {"rate --db {}/text.sqlite", 1, "dhm rate: {}/text.sqlite is not a dhm tournament database"},
     {"rate --db {}/a-dir", 1, "dhm rate: {}/a-dir is a directory, not a dhm tournament database"},
+    {"rate --db /dev/zero", 1, "dhm rate: /dev/zero is not a regular file (a device or a pipe), not a dhm tournament "
+                               "database"},
+    {"tournament --pool {}/pool.txt --db /dev/null", 1,
+     "dhm tournament: /dev/null is not a regular file (a device or a pipe), not a dhm tournament database"},
 };
 
 /* s with {} -> dir and the %X numbers filled in. */
