@@ -904,9 +904,12 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         const char *wf = spec_get_str(s, wkey, NULL);
         if (wf) {
             o->ownw = malloc(sizeof *o->ownw);
-            if (!o->ownw || policy_load(wf, o->ownw, err, errsz)) {
+            char e[400];
+            if (!o->ownw || policy_load(wf, o->ownw, e, sizeof e)) {
                 if (!o->ownw)
                     snprintf(err, errsz, "out of memory");
+                else
+                    snprintf(err, errsz, "%s: %s=%s: %s", s->kind, wkey, wf, e);
                 free(o->ownw);
                 o->ownw = NULL;
                 return -1;
