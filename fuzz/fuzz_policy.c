@@ -2,21 +2,17 @@
  * bytes as a file's text (up to its first NUL byte, as the file reader refuses NUL bytes).
  * Nothing may crash, read out of bounds or loop; what it accepts holds finite weights only. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "fuzz/fuzz_text.h"
 #include "players/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = 0;
     static PolicyWeights w;
     char err[512] = "";
     if (policy_parse(text, "fuzz", &w, err, sizeof err) == 0) {

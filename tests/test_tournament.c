@@ -867,6 +867,36 @@ static void test_mpi_ranks(void **state)
     free(ref);
 }
 
+/* Runs `mpiexec -disable-auto-cleanup OPTS dhm-mpi tournament CARGS --rank-timeout 1000` into
+ * NAME.sqlite (stderr to NAME.err, in *err) and kills rank 2 with SIGKILL once three sets are
+ * stored; with stop0, rank 0 is stopped from 1.5 s before the kill to 0.3 s after it. Returns
+ * mpiexec's exit status. */
+static int kill_rank2(const char *mpi, const char *opts, const char *name, int stop0, const char **err)
+{
+    char db[64], err_path[256];
+    snprintf(db, sizeof db, "%s.sqlite", name);
+    path(err_path, sizeof err_path, name);
+    strcat(err_path, ".err");
+    assert_int_equal(chdir(dir), 0); /* the process is started without a shell: relative paths from here */
+    Proc p;
+    proc_start(&p, "/dev/null", err_path,
+               "mpiexec -disable-auto-cleanup %s %s tournament " CARGS " --rank-timeout 1000 --db %s", opts, mpi, db);
+    int victim = rank_mid_run(db, 2), rank0 = stop0 ? rank_pid(db, 0) : 0;
+    if (stop0) {
+        assert_true(rank0 > 0);
+        kill(rank0, SIGSTOP);
+        usleep(1500000);
+    }
+    kill(victim, SIGKILL);
+    if (stop0) {
+        usleep(300000);
+        kill(rank0, SIGCONT);
+    }
+    int rc = proc_wait(&p, 120);
+    *err = slurp_file(err_path);
+    return rc;
+}
+
 /* A rank that dies (kill -9), as docs/cluster.md tells it. MPICH's process manager (hydra)
  * kills every other rank it started on the dead rank's node, -disable-auto-cleanup or not: on
  * one node that is the whole job, and --resume completes it. Ranks on other nodes go on
@@ -881,15 +911,11 @@ static void test_mpi_dead_rank(void **state)
         skip();
         return;
     }
-    char *ref, ref_rate[16384], out[8192], db[256], err_path[256];
+    char *ref, ref_rate[16384], out[8192], db[256];
     cluster_reference(&ref, ref_rate, sizeof ref_rate);
-    assert_int_equal(chdir(dir), 0);
     /* one node (the repro): the job ends, the finished sets stay, --resume finishes */
-    Proc p;
-    proc_start(&p, "/dev/null", "/dev/null",
-               "mpiexec -disable-auto-cleanup -n 3 %s tournament " CARGS " --rank-timeout 1000 --db mpid1.sqlite", mpi);
-    kill(rank_mid_run("mpid1.sqlite", 2), SIGKILL);
-    assert_int_not_equal(proc_wait(&p, 60), 0);
+    const char *err;
+    assert_int_not_equal(kill_rank2(mpi, "-n 3", "mpid1", 0, &err), 0);
     path(db, sizeof db, "mpid1.sqlite");
     long stored = count_sets(db);
     assert_true(stored >= 3 && stored < 40);
@@ -898,38 +924,16 @@ static void test_mpi_dead_rank(void **state)
                      0);
     assert_same_run("mpid1.sqlite", ref, ref_rate);
     /* three nodes, a rank each: the dead rank's set goes to the other, the run completes. Rank
-     * 0 is stopped for 1.5 s first, so that rank 2 dies while it hands a finished set over (it
+     * 0 is stopped around the kill, so that rank 2 dies while it hands a finished set over (it
      * waits for rank 0 to take it): a result sent as one message then took rank 0 down too
      * (MPICH's UCX transport reading from the dead process) */
-    path(err_path, sizeof err_path, "mpid3.err");
-    proc_start(&p, "/dev/null", err_path,
-               "mpiexec -disable-auto-cleanup -launcher fork -hosts 127.0.0.1:1,127.0.0.2:1,127.0.0.3:1 -n 3 %s "
-               "tournament " CARGS " --rank-timeout 1000 --db mpid3.sqlite",
-               mpi);
-    int victim = rank_mid_run("mpid3.sqlite", 2), rank0 = rank_pid("mpid3.sqlite", 0);
-    assert_true(rank0 > 0);
-    kill(rank0, SIGSTOP);
-    usleep(1500000);
-    kill(victim, SIGKILL);
-    usleep(300000);
-    kill(rank0, SIGCONT);
-    int rc = proc_wait(&p, 120);
-    const char *err = slurp_file(err_path);
-    if (rc != 0)
+    int rc = kill_rank2(mpi, "-launcher fork -hosts 127.0.0.1:1,127.0.0.2:1,127.0.0.3:1 -n 3", "mpid3", 1, &err);
+    if (rc != 0 || !strstr(err, "dhm: rank 2 has been silent for 1000 ms") || !strstr(err, "1 MPI rank was given up on"))
         fail_msg("mpiexec exited %d: %s", rc, err);
-    assert_non_null(strstr(err, "dhm: rank 2 has been silent for 1000 ms"));
-    assert_non_null(strstr(err, "1 MPI rank was given up on"));
     assert_same_run("mpid3.sqlite", ref, ref_rate);
     /* two nodes, both playing ranks on the second: both die with it; rank 0 says how many
      * sets were not played (status 1), --resume plays them */
-    path(err_path, sizeof err_path, "mpid2.err");
-    proc_start(&p, "/dev/null", err_path,
-               "mpiexec -disable-auto-cleanup -launcher fork -hosts 127.0.0.1:1,127.0.0.2:2 -n 3 %s "
-               "tournament " CARGS " --rank-timeout 1000 --db mpid2.sqlite",
-               mpi);
-    kill(rank_mid_run("mpid2.sqlite", 2), SIGKILL);
-    rc = proc_wait(&p, 120);
-    err = slurp_file(err_path);
+    rc = kill_rank2(mpi, "-launcher fork -hosts 127.0.0.1:1,127.0.0.2:2 -n 3", "mpid2", 0, &err);
     if (rc != 1 || !strstr(err, "sets were not played (every rank was given up on); --resume plays them") ||
         !strstr(err, "2 MPI ranks were given up on"))
         fail_msg("mpiexec exited %d: %s", rc, err);

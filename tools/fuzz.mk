@@ -49,6 +49,6 @@ $(O)/seed_pack: fuzz/seed_pack.c lib
 	clang -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -I. -Wall -Wextra -Werror \
 	  -fsanitize=address,undefined -o $@ $< $(O)/libdhm.a -lsqlite3 -lpthread -lm
 
-$(O)/fuzz_%: fuzz/fuzz_%.c lib
+$(O)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_text.h lib
 	clang -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -I. -Wall -Wextra -Werror \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(O)/libdhm.a -lsqlite3 -lpthread -lm
