@@ -4,7 +4,7 @@
 #   make asan       the tests again under AddressSanitizer + UBSan (build-asan/)
 #   make bench      benchmarks (fixed seeds; name value unit lines)
 #   make demo       the main job: a small tournament, ratings and a report (V=1: every command)
-#   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
+#   make fuzz       short libFuzzer runs on every reader of untrusted bytes (clang; tools/fuzz.mk)
 #   make deps       install the Debian packages dhm needs (when missing)
 #   make MPI=1      build/dhm-mpi with MPICH (make deps-mpi installs it); docs/cluster.md
 #   make python     the Python package: PYTHONPATH=build/python python3 -c 'import dhm' (docs/python.md)

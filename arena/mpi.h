@@ -8,10 +8,14 @@
  * its own embedded server for sets with external clients (on a free port of its own host).
  *
  * A rank that dies: with MPICH's default, mpiexec then ends the whole job; the finished sets
- * are stored and `--resume` (with any number of ranks) completes the run. Started with
- * `mpiexec -disable-auto-cleanup`, the job goes on: when a rank has not returned its set
- * within rank_timeout_ms, rank 0 reports it, hands its set to another rank and stops waiting
- * for it (a late answer is still stored if the set is not yet).
+ * are stored and `--resume` (with any number of ranks) completes the run. A rank killed by a
+ * signal also takes the other ranks of its node (MPICH's hydra kills them, whatever the
+ * options). Started with `mpiexec -disable-auto-cleanup`, the ranks on other nodes go on:
+ * playing ranks say after each game that they still play (TAG_ALIVE, at most every
+ * rank_timeout_ms / 4 and once a second), and a rank silent for rank_timeout_ms is reported,
+ * its set handed to another rank (a late answer is still stored if the set is not yet).
+ * Results travel in small pieces, so that a rank dying while it sends one cannot take rank 0
+ * with it (docs/cluster.md).
  *
  * Without DHM_MPI every function below is a stub: mpi_size() is 1.
  */

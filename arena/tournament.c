@@ -103,6 +103,8 @@ typedef struct SetBuf {
     size_t rec_len, rec_cap;
     int want_records, oom;
     const volatile int *stop;
+    void (*game_done)(void *ctx);
+    void *game_ctx;
 } SetBuf;
 
 static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
@@ -124,6 +126,8 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
         }
         b->rec_len += pack_game(rec, b->rec + b->rec_len, b->rec_cap - b->rec_len);
     }
+    if (b->game_done)
+        b->game_done(b->game_ctx);
     return 0;
 }
 
@@ -406,7 +410,8 @@ static int is_done(const uint8_t *bits, long k) { return (bits[k >> 3] >> (k & 7
 static void *worker(void *arg)
 {
     Shared *sh = arg;
-    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0, sh->c->stop};
+    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0, sh->c->stop, sh->c->game_done,
+                  sh->c->game_ctx};
     GameRecord *rec = malloc(sizeof *rec);
     char err[512];
     if (!buf.classes || !rec) {
@@ -533,7 +538,7 @@ TournamentWork *tournament_work_new(const TournamentConfig *c)
         return NULL;
     w->c = c;
     pthread_mutex_init(&w->kids.mu, NULL);
-    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop};
+    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop, c->game_done, c->game_ctx};
     w->rec = malloc(sizeof *w->rec);
     if (!w->buf.classes || !w->rec) {
         tournament_work_free(w);

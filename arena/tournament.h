@@ -46,6 +46,10 @@ typedef struct TournamentConfig {
                                      * (its duplicate group, or k) x games on */
     long ndeals;
     int shard_i, shard_n; /* --shard I/N: only the sets k with k mod N = I (N = 0 or 1: every set) */
+    /* called after each game of a set, from the thread that plays it (an MPI rank's sign of
+     * life to rank 0); may be NULL */
+    void (*game_done)(void *ctx);
+    void *game_ctx;
 } TournamentConfig;
 
 /* Whether set k belongs to this run's shard. */

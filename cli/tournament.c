@@ -34,8 +34,9 @@ static void usage(FILE *f)
                "  --duplicate        play each deal sequence five times, the players rotated through the\n"
                "                     five seats (--sets counts deal sequences: 5 stored sets each)\n"
                "  --records          also store every game (export with dhm records export)\n"
-               "  --rank-timeout MS  MPI (build/dhm-mpi): give up on a rank that has not returned its set in MS\n"
-               "                     and hand the set to another (with mpiexec -disable-auto-cleanup; 0 = off)\n"
+               "  --rank-timeout MS  MPI (build/dhm-mpi): give up on a rank silent for MS ms (no game of its set\n"
+               "                     finished) and hand its set to another (with mpiexec -disable-auto-cleanup;\n"
+               "                     0 = off; a rank killed takes its node's ranks with it: docs/cluster.md)\n"
                "  --shard I/N        play only the sets k with k mod N = I, with the same seeds as one run (one\n"
                "                     machine of N); dhm records merge joins the N stores into the whole run\n"
                "  --deals FILE       play the dealt hands of FILE (a kifu file, or one deal per line: five\n"
@@ -428,9 +429,8 @@ int cmd_tournament(int argc, char **argv)
         rc = cli_error(cmd, "%s (the sets finished so far are stored; continue with --resume)", err);
     }
     if (lost)
-        fprintf(stderr, "dhm tournament: %d MPI rank%s given up on (silent past --rank-timeout); other ranks played "
-                        "their sets\n",
-                lost, lost == 1 ? " was" : "s were");
+        fprintf(stderr, "dhm tournament: %d MPI rank%s given up on (silent past --rank-timeout)%s\n", lost,
+                lost == 1 ? " was" : "s were", tr ? "" : "; other ranks played their sets");
     if (!rc) {
         char now[40];
         store_now(now, sizeof now);

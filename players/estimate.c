@@ -1,9 +1,12 @@
 /* estimate.c — hard constraints, the weight table and world samplers (estimate.h). */
 #include "players/estimate.h"
 
+#include "game/textfile.h"
 #include "players/players.h"
 #include "players/rich.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -242,58 +245,85 @@ int est_model_save(FILE *f, const EstModel *m, const char *comment)
     return ferror(f) ? -1 : 0;
 }
 
+/* One "prior" or "ev" line's numbers, p..e, into row. */
+static int est_row(const char *p, const char *e, const char *name, int line, const char *key, int want, double *row,
+                   char *err, size_t errsz)
+{
+    for (int i = 0; i < want; i++) {
+        while (p < e && isspace((unsigned char)*p))
+            p++;
+        if (p == e) {
+            snprintf(err, errsz, "%s:%d: the %s line has %d of its %d numbers", name, line, key, i, want);
+            return -1;
+        }
+        char *q;
+        errno = 0;
+        double x = strtod(p, &q);
+        if (q == p || q > e || (q < e && !isspace((unsigned char)*q)) || errno || !isfinite(x)) {
+            const char *w = p;
+            while (w < e && !isspace((unsigned char)*w))
+                w++;
+            snprintf(err, errsz, "%s:%d: '%.*s' is not a number", name, line, (int)(w - p > 24 ? 24 : w - p), p);
+            return -1;
+        }
+        if (fabs(x) > 100) {
+            snprintf(err, errsz, "%s:%d: %g is outside [-100, 100]", name, line, x);
+            return -1;
+        }
+        row[i] = x;
+        p = q;
+    }
+    while (p < e && isspace((unsigned char)*p))
+        p++;
+    if (p < e) {
+        snprintf(err, errsz, "%s:%d: the %s line has more than %d numbers", name, line, key, want);
+        return -1;
+    }
+    return 0;
+}
+
 int est_model_parse(const char *text, const char *name, EstModel *m, char *err, size_t errsz)
 {
     memset(m, 0, sizeof *m);
     const char *s = text;
-    int line = 1, np = 0, ne = 0, magic = 0;
+    int line = 0, np = 0, ne = 0, magic = 0;
     while (*s) {
+        line++;
         const char *end = strchr(s, '\n');
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-        char buf[1024];
-        if (len >= sizeof buf) {
-            snprintf(err, errsz, "%s:%d: line too long", name, line);
-            return -1;
-        }
-        memcpy(buf, s, len);
-        buf[len] = 0;
+        const char *p = s, *e = end ? end : s + strlen(s); /* the line is p..e, without white space around */
+        s = end ? end + 1 : e;
+        while (e > p && isspace((unsigned char)e[-1]))
+            e--;
+        while (p < e && isspace((unsigned char)*p))
+            p++;
         if (!magic) {
-            if (strcmp(buf, EST_MAGIC)) {
-                snprintf(err, errsz, "%s: not a dhm estimation model (first line must be '%s')", name, EST_MAGIC);
+            if ((size_t)(e - p) != strlen(EST_MAGIC) || memcmp(p, EST_MAGIC, strlen(EST_MAGIC))) {
+                snprintf(err, errsz, "%s: not a dhm estimation model (its first line must be '%s')", name, EST_MAGIC);
                 return -1;
             }
             magic = 1;
-        } else if (buf[0] && buf[0] != '#') {
-            int isp = !strncmp(buf, "prior ", 6), ise = !strncmp(buf, "ev ", 3);
-            int want = isp ? EST_BINS : EST_REL;
-            double *row = isp && np < EST_CLASSES ? m->prior[np] : ise && ne < EST_EVENTS ? m->ev[ne] : NULL;
-            if (!row) {
-                snprintf(err, errsz, "%s:%d: unexpected line (a model has %d prior and %d ev lines)", name, line,
-                         EST_CLASSES, EST_EVENTS);
-                return -1;
-            }
-            char *p = buf + (isp ? 6 : 3);
-            for (int i = 0; i < want; i++) {
-                char *q;
-                double x = strtod(p, &q);
-                if (q == p || !isfinite(x) || fabs(x) > 100) {
-                    snprintf(err, errsz, "%s:%d: expected %d numbers in [-100, 100]", name, line, want);
-                    return -1;
-                }
-                row[i] = x;
-                p = q;
-            }
-            while (*p == ' ' || *p == '\t' || *p == '\r')
-                p++;
-            if (*p) {
-                snprintf(err, errsz, "%s:%d: more than %d numbers", name, line, want);
-                return -1;
-            }
-            np += isp;
-            ne += ise;
+            continue;
         }
-        line++;
-        s = end ? end + 1 : s + len;
+        if (p == e || *p == '#')
+            continue;
+        const char *w = p;
+        while (w < e && !isspace((unsigned char)*w))
+            w++;
+        int isp = w - p == 5 && !memcmp(p, "prior", 5), ise = w - p == 2 && !memcmp(p, "ev", 2);
+        double *row = isp && np < EST_CLASSES ? m->prior[np] : ise && ne < EST_EVENTS ? m->ev[ne] : NULL;
+        if (!row) {
+            snprintf(err, errsz, "%s:%d: unexpected line (a model has %d prior and %d ev lines)", name, line,
+                     EST_CLASSES, EST_EVENTS);
+            return -1;
+        }
+        if (est_row(w, e, name, line, isp ? "prior" : "ev", isp ? EST_BINS : EST_REL, row, err, errsz))
+            return -1;
+        np += isp;
+        ne += ise;
+    }
+    if (!magic) {
+        snprintf(err, errsz, "%s: empty, not a dhm estimation model", name);
+        return -1;
     }
     if (np != EST_CLASSES || ne != EST_EVENTS) {
         snprintf(err, errsz, "%s: truncated: %d of %d prior lines and %d of %d ev lines", name, np, EST_CLASSES, ne,
@@ -305,19 +335,9 @@ int est_model_parse(const char *text, const char *name, EstModel *m, char *err, 
 
 int est_model_load(const char *path, EstModel *m, char *err, size_t errsz)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errsz, "cannot open %s", path);
+    char *text;
+    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
         return -1;
-    }
-    char *text = malloc(1 << 20);
-    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    if (!text) {
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
-    text[n] = 0;
     int rc = est_model_parse(text, path, m, err, errsz);
     free(text);
     return rc;
@@ -904,9 +924,12 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
             o->rw = o->ownr;
         } else if (wf) {
             o->ownw = malloc(sizeof *o->ownw);
-            if (!o->ownw || policy_load(wf, o->ownw, err, errsz)) {
+            char e[400];
+            if (!o->ownw || policy_load(wf, o->ownw, e, sizeof e)) {
                 if (!o->ownw)
                     snprintf(err, errsz, "out of memory");
+                else
+                    snprintf(err, errsz, "%s: %s=%s: %s", s->kind, wkey, wf, e);
                 free(o->ownw);
                 o->ownw = NULL;
                 return -1;
@@ -925,9 +948,12 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         return 0;
     if (file) {
         o->own = malloc(sizeof *o->own);
-        if (!o->own || est_model_load(file, o->own, err, errsz)) {
+        char e[400];
+        if (!o->own || est_model_load(file, o->own, e, sizeof e)) {
             if (!o->own)
                 snprintf(err, errsz, "out of memory");
+            else
+                snprintf(err, errsz, "%s: %s=%s: %s", s->kind, model_key, file, e);
             est_options_free(o);
             return -1;
         }

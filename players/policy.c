@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/textfile.h"
 #include "players/players.h"
 #include "players/wtext.h"
 
@@ -829,13 +830,11 @@ int policy_save(FILE *f, const PolicyWeights *w, const char *comment)
     return ferror(f) ? -1 : 0;
 }
 
-/* A tiny tokenizer over the text: words separated by white space; '#' to end of line. */
 int policy_parse(const char *text, const char *name, PolicyWeights *pw, char *err, size_t errsz)
 {
     WText t;
     wtext_init(&t, text, name, err, errsz);
-    if (wtext_expect(&t, "dhm-policy", "'dhm-policy 1': not a dhm policy weights file") ||
-        wtext_expect(&t, "1", "'dhm-policy 1': not a dhm policy weights file"))
+    if (wtext_magic(&t, "dhm-policy", "a dhm policy weights file"))
         return -1;
     char want[32], w[WTEXT_WORD];
     snprintf(want, sizeof want, "%016llx", (unsigned long long)policy_layout_hash());
@@ -873,7 +872,7 @@ out:
 int policy_load(const char *path, PolicyWeights *w, char *err, size_t errsz)
 {
     char *text;
-    if (wtext_read_file(path, (size_t)64 << 20, &text, err, errsz))
+    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
         return -1;
     int rc = policy_parse(text, path, w, err, errsz);
     free(text);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "players/players.h"
+#include "game/textfile.h"
 #include "players/wtext.h"
 
 /* ---------------------------------------------------------------- the layout */
@@ -558,9 +559,7 @@ int rich_parse(const char *text, const char *name, RichWeights *rw, char *err, s
 {
     WText t;
     wtext_init(&t, text, name, err, errsz);
-    if (wtext_expect(&t, "dhm-rich", "'dhm-rich 1': not a dhm rich policy weights file") ||
-        wtext_expect(&t, "1", "'dhm-rich 1': not a dhm rich policy weights file") ||
-        wtext_expect(&t, "layout", "'layout HASH'"))
+    if (wtext_magic(&t, "dhm-rich", "a dhm rich policy weights file") || wtext_expect(&t, "layout", "'layout HASH'"))
         return -1;
     char want[32], w[WTEXT_WORD];
     snprintf(want, sizeof want, "%016llx", (unsigned long long)rich_layout_hash());
@@ -618,7 +617,7 @@ out:
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz)
 {
     char *text;
-    if (wtext_read_file(path, (size_t)64 << 20, &text, err, errsz))
+    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
         return -1;
     int rc = rich_parse(text, path, w, err, errsz);
     free(text);
@@ -628,7 +627,7 @@ int rich_load(const char *path, RichWeights *w, char *err, size_t errsz)
 int rich_file_kind(const char *path, char *err, size_t errsz)
 {
     char *text;
-    if (wtext_read_file(path, (size_t)64 << 20, &text, err, errsz))
+    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
         return -1;
     const int rich = !strncmp(text + strspn(text, " \t\r\n"), "dhm-rich", 8);
     free(text);

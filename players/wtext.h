@@ -1,7 +1,8 @@
 /* wtext.h — reading dhm's text weight files (the policies' weights, players/policy.h and
  * players/rich.h): whole words separated by blanks, '#' comments to the end of a line, and
- * strict numbers. Every error names the file and the line. Nothing here keeps state beyond the
- * caller's WText.
+ * strict numbers. A word too long to be a number is refused, never cut; a count is a whole
+ * number or an error. Every error is one line naming the file and the line. Reading the file
+ * itself is game/textfile.h's. Nothing here keeps state beyond the caller's WText.
  */
 #ifndef DHM_WTEXT_H
 #define DHM_WTEXT_H
@@ -20,21 +21,22 @@ typedef struct WText {
 
 void wtext_init(WText *t, const char *text, const char *name, char *err, size_t errsz);
 /* The next word into w (WTEXT_WORD bytes): 1, or 0 at the end of the text, or -1 (a word too
- * long: reported in err). */
+ * long: "'0.00000...' (70 characters) is not a number" in err). */
 int wtext_word(WText *t, char *w);
+/* The first line's magic: the words MAGIC and "1", else "NAME: not WHAT (it must start with
+ * 'MAGIC 1')". 0 or -1. */
+int wtext_magic(WText *t, const char *magic, const char *what);
 /* Expects the word `want` (else reports "expected WHAT"). 0 or -1. */
 int wtext_expect(WText *t, const char *want, const char *what);
 /* A whole-word integer in [lo, hi] (else reports "WHAT: 'w' is not ..."). 0 or -1. */
 int wtext_long(WText *t, long lo, long hi, const char *what, long *out);
-/* A whole-word finite number. 0 or -1. */
+/* A whole-word finite number ("'w' is not a number"; at the end: "expected WHAT"). 0 or -1. */
 int wtext_double(WText *t, const char *what, double *out);
-/* "KEY N" with N == want, then N numbers into out. 0 or -1. */
+/* "KEY N" with N == want ("'KEY 12x': the count of KEY weights is not a whole number", "KEY has
+ * N weights, this dhm's features need M"), then N numbers into out ("the file ends after i of N
+ * KEY weights (truncated)"). 0 or -1. */
 int wtext_numbers(WText *t, const char *key, int want, double *out);
 /* The end: the word "end" and nothing after it. 0 or -1. */
 int wtext_end(WText *t);
-
-/* Reads a whole file as text (NUL-terminated, at most `max` bytes; refuses NUL bytes, a
- * directory, a device that never ends); *text is the caller's to free. 0 or -1. */
-int wtext_read_file(const char *path, size_t max, char **text, char *err, size_t errsz);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/textfile.h"
 #include "record/kifu.h"
 
 int deals_check(const Cards hand[NPLAYERS], char *err, size_t errsz)
@@ -52,25 +53,21 @@ static int add(DealSuite *d, long *cap, const Cards hand[NPLAYERS])
     return 0;
 }
 
-/* A kifu file: the first line that is not blank is a `player` line or opens a comment. */
+/* A kifu file: the first line that is not blank (after a UTF-8 byte order mark) is a
+ * `player` line or opens a comment. */
 static int looks_like_kifu(FILE *f)
 {
     int c;
-    while ((c = fgetc(f)) != EOF && isspace(c))
+    while ((c = fgetc(f)) != EOF && (isspace(c) || c == 0xef || c == 0xbb || c == 0xbf))
         ;
     int k = c == 'p' || c == '/';
     rewind(f);
     return k;
 }
 
-int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
+int deals_read(FILE *f, const char *path, DealSuite *d, char *err, size_t errsz)
 {
     memset(d, 0, sizeof *d);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errsz, "cannot open %s", path);
-        return -1;
-    }
     long cap = 0;
     int rc = 0;
     char e[256];
@@ -99,40 +96,49 @@ int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
         free(g);
         kifu_reader_free(&r);
     } else {
-        char line[4096];
-        int ln = 0;
-        while (!rc && fgets(line, sizeof line, f)) {
-            ln++;
-            if (!strchr(line, '\n') && !feof(f)) {
-                snprintf(err, errsz, "%s:%d: line too long", path, ln);
-                rc = -1;
-                break;
-            }
-            char *s = line;
+        char *line = NULL;
+        size_t lcap = 0, len;
+        long ln = 0;
+        while (!rc && (rc = textfile_line(f, path, &ln, DEALS_MAX_LINE, &line, &lcap, &len, err, errsz)) == 1) {
+            rc = 0;
+            char *s = line, *hash = strchr(line, '#');
+            if (hash)
+                *hash = 0; /* a comment, on its own line or after the deal */
             while (isspace((unsigned char)*s))
                 s++;
-            if (!*s || *s == '#')
+            if (!*s)
                 continue;
             Cards h[NPLAYERS];
             if (kifu_parse_hands5(s, h)) {
-                snprintf(err, errsz, "%s:%d: expected five { cards } groups", path, ln);
+                snprintf(err, errsz, "%s:%ld: expected five { cards } groups", path, ln);
                 rc = -1;
             } else if (deals_check(h, e, sizeof e)) {
-                snprintf(err, errsz, "%s:%d: %s", path, ln, e);
+                snprintf(err, errsz, "%s:%ld: %s", path, ln, e);
                 rc = -1;
             } else if (add(d, &cap, h)) {
                 snprintf(err, errsz, "%s: out of memory (or more than %ld deals)", path, DEALS_MAX);
                 rc = -1;
             }
         }
+        free(line);
     }
-    fclose(f);
     if (!rc && d->n == 0) {
-        snprintf(err, errsz, "%s holds no deal", path);
+        snprintf(err, errsz, "%s holds no deal (no kifu game, no deal line)", path);
         rc = -1;
     }
     if (rc)
         deals_free(d);
+    return rc;
+}
+
+int deals_load(const char *path, DealSuite *d, char *err, size_t errsz)
+{
+    memset(d, 0, sizeof *d);
+    FILE *f = textfile_open(path, err, errsz);
+    if (!f)
+        return -1;
+    int rc = deals_read(f, path, d, err, errsz);
+    fclose(f);
     return rc;
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/textfile.h"
+
 void kifu_reader_init(KifuReader *r, FILE *f, const char *path)
 {
     memset(r, 0, sizeof *r);
@@ -32,22 +34,22 @@ static int fail(const KifuReader *r, char *err, size_t errsz, const char *fmt, .
     return -1;
 }
 
-/* Next line without trailing white space; NULL at EOF. NUL bytes make the line invalid. */
-static char *next_line(KifuReader *r, int *bad)
+/* Next line without surrounding white space in *s: 1, 0 at EOF, -1 (err) for a NUL byte, a line
+ * over 1 MiB (no kifu line is near that: /dev/zero or a binary file) or a read error. */
+static int next_line(KifuReader *r, char **s, char *err, size_t errsz)
 {
-    *bad = 0;
-    ssize_t n = getline(&r->buf, &r->cap, r->f);
-    if (n < 0)
-        return NULL;
-    r->line++;
-    if ((size_t)n != strlen(r->buf))
-        *bad = 1;
+    long line = r->line;
+    size_t n;
+    int rc = textfile_line(r->f, r->path, &line, (size_t)1 << 20, &r->buf, &r->cap, &n, err, errsz);
+    if (rc <= 0)
+        return rc;
+    r->line = (int)line;
     while (n > 0 && isspace((unsigned char)r->buf[n - 1]))
         r->buf[--n] = 0;
-    char *s = r->buf;
-    while (isspace((unsigned char)*s))
-        s++;
-    return s;
+    *s = r->buf;
+    while (isspace((unsigned char)**s))
+        ++*s;
+    return 1;
 }
 
 /* Splits off the first word: returns the key, *rest points after it. */
@@ -142,13 +144,11 @@ enum { K_GAME = 1, K_CLASS = 2, K_SEAT = 4, K_DEALT = 8, K_CHANGED = 16, K_ORIGI
 int kifu_next(KifuReader *r, KifuGame *g, char *err, size_t errsz)
 {
     char *s;
-    int bad;
+    int rc;
     /* find the start of the next block */
     for (;;) {
-        if (!(s = next_line(r, &bad)))
-            return 0;
-        if (bad)
-            return fail(r, err, errsz, "NUL byte in line");
+        if ((rc = next_line(r, &s, err, errsz)) <= 0)
+            return rc;
         if (!*s)
             continue;
         if (!strncmp(s, "player", 6) && (s[6] == 0 || isspace((unsigned char)s[6]))) {
@@ -173,10 +173,10 @@ int kifu_next(KifuReader *r, KifuGame *g, char *err, size_t errsz)
         g->cls[i] = (int8_t)i;
     int seen = 0;
     for (;;) {
-        if (!(s = next_line(r, &bad)))
+        if ((rc = next_line(r, &s, err, errsz)) < 0)
+            return rc;
+        if (!rc)
             return fail(r, err, errsz, "file ends inside a game block");
-        if (bad)
-            return fail(r, err, errsz, "NUL byte in line");
         if (!*s)
             continue;
         if (!strcmp(s, "*/"))

@@ -74,21 +74,85 @@ static int open_db(Store **out, const char *path, int flags, char *err, size_t e
     return 0;
 }
 
-/* 1 if the file holds dhm tables, 0 if it is empty, -1 if it is something else. */
+/* 1 if the file holds dhm tables, 0 if it is empty, -1 if it is something else, -2 if SQLite
+ * finds it damaged. */
 static int schema_state(sqlite3 *db)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-    sqlite3_finalize(st);
+    int n = -1, v = -1;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK) {
+        n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+        sqlite3_finalize(st);
+    }
     if (n == 0)
         return 0;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-    sqlite3_finalize(st);
-    return v == STORE_SCHEMA ? 1 : -1;
+    if (n > 0 && sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &st, NULL) == SQLITE_OK) {
+        v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+        sqlite3_finalize(st);
+    }
+    if (v == STORE_SCHEMA)
+        return 1;
+    const int code = sqlite3_errcode(db) & 0xff;
+    return code == SQLITE_CORRUPT ? -2 : -1;
+}
+
+static uint32_t be32(const uint8_t *b) { return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]; }
+
+/* A file that begins as an SQLite database but is shorter than its header says (a copy that
+ * stopped early, a full disk): 1 with "damaged database PATH: ..." in err, else 0. Skipped
+ * while a write-ahead log is next to the file (SQLite may still be mid-checkpoint, and
+ * finishes it from the log). */
+static int cut_short(const char *path, char *err, size_t errsz)
+{
+    static const char MAGIC[16] = "SQLite format 3";
+    uint8_t h[100];
+    struct stat st, wal;
+    char walpath[4096];
+    snprintf(walpath, sizeof walpath, "%s-wal", path);
+    if (stat(walpath, &wal) == 0 && wal.st_size > 0)
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, h, sizeof h) : -1;
+    close(fd);
+    if (n <= 0 || memcmp(h, MAGIC, (size_t)(n < 16 ? n : 16)))
+        return 0; /* empty, or not SQLite at all */
+    if (n < 100) {
+        snprintf(err, errsz, "damaged database %s: cut short (%lld bytes, less than SQLite's 100-byte header)", path,
+                 (long long)st.st_size);
+        return 1;
+    }
+    const uint32_t page = (uint32_t)h[16] << 8 | h[17];
+    const uint32_t page_size = page == 1 ? 65536 : page, pages = be32(h + 28);
+    if (page_size < 512 || (page_size & (page_size - 1)) || pages == 0 || be32(h + 24) != be32(h + 92))
+        return 0; /* no size in the header to compare with: SQLite judges the rest */
+    const long long want = (long long)page_size * pages;
+    if ((long long)st.st_size < want) {
+        snprintf(err, errsz, "damaged database %s: cut short (%lld of its %lld bytes; a copy that stopped early?)", path,
+                 (long long)st.st_size, want);
+        return 1;
+    }
+    return 0;
+}
+
+static int not_a_file(const char *path, const struct stat *st, char *err, size_t errsz)
+{
+    if (S_ISREG(st->st_mode))
+        return 0;
+    snprintf(err, errsz, "%s is %s, not a dhm tournament database", path,
+             S_ISDIR(st->st_mode) ? "a directory" : "not a regular file (a device or a pipe)");
+    return 1;
+}
+
+/* Why a file that is not a usable store is not: damaged (SQLite says so), or not a dhm store
+ * at all (cut_short was asked first). */
+static void not_a_store(const char *path, int state, const char *what, char *err, size_t errsz)
+{
+    if (state == -2)
+        snprintf(err, errsz, "damaged database %s: SQLite finds it malformed", path);
+    else
+        snprintf(err, errsz, what, path);
 }
 
 int store_create(Store **out, const char *path, const RunInfo *run, int nplayers, char *const *names,
@@ -97,18 +161,19 @@ int store_create(Store **out, const char *path, const RunInfo *run, int nplayers
     Store *s;
     *out = NULL;
     struct stat stt;
-    if (stat(path, &stt) == 0 && stt.st_size > 0) {
+    if (stat(path, &stt) == 0 && (stt.st_size > 0 || !S_ISREG(stt.st_mode))) {
         /* never overwrite: an existing database can only be resumed */
-        if (open_db(&s, path, SQLITE_OPEN_READONLY, err, errsz))
+        if (not_a_file(path, &stt, err, errsz) || cut_short(path, err, errsz) ||
+            open_db(&s, path, SQLITE_OPEN_READONLY, err, errsz))
             return -1;
         int state = schema_state(s->db);
         store_close(s);
-        if (state != 0) {
-            snprintf(err, errsz, state > 0 ? "%s already holds a tournament run (continue it with --resume, or give another --db)"
-                                           : "%s exists and is not a dhm tournament database",
-                     path);
+        if (state > 0)
+            snprintf(err, errsz, "%s already holds a tournament run (continue it with --resume, or give another --db)", path);
+        else if (state < 0)
+            not_a_store(path, state, "%s exists and is not a dhm tournament database", err, errsz);
+        if (state != 0)
             return -1;
-        }
     }
     if (open_db(&s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errsz))
         return -1;
@@ -238,6 +303,8 @@ int store_open(Store **out, const char *path, int writable, char *err, size_t er
         snprintf(err, errsz, "%s does not exist", path);
         return -1;
     }
+    if (not_a_file(path, &stt, err, errsz) || cut_short(path, err, errsz))
+        return -1;
     if (open_db(&s, path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, err, errsz))
         return -1;
     const int state = schema_state(s->db);
@@ -248,7 +315,7 @@ int store_open(Store **out, const char *path, int writable, char *err, size_t er
                      "dhm tournament without --resume starts one there",
                      path);
         else
-            snprintf(err, errsz, "%s is not a dhm tournament database", path);
+            not_a_store(path, state, "%s is not a dhm tournament database", err, errsz);
         store_close(s);
         return -1;
     }

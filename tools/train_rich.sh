@@ -47,12 +47,18 @@ echo "== recording KleinBlauw's games into $WORK/corpus" >&2
 record kb5 kleinblauw+kleinblauw+kleinblauw+kleinblauw+kleinblauw 200 10000
 record kb3dk2 kleinblauw+kleinblauw+kleinblauw+devkit+devkit 100 20000
 record kbmix kleinblauw+kleinblauw+policy+mc+devkit 50 30000
-for f in "$WORK"/corpus/*.kifu.xz; do
-  k="$WORK/kifu/$(basename "$f" .xz)"
-  [ -s "$k" ] || xz -dc "$f" >"$k"
-done
 set --
-for f in "$WORK"/kifu/*.kifu; do set -- "$@" --kifu "$f"; done
+for name in kb5 kb3dk2 kbmix; do # one record file a field: its matches one after another, one header
+  k="$WORK/kifu/$name.kifu"
+  if [ ! -s "$k" ]; then
+    first=1
+    for f in "$WORK"/corpus/$name-*.kifu.xz; do
+      if [ $first = 1 ]; then xz -dc "$f"; else xz -dc "$f" | tail -n +2; fi
+      first=0
+    done >"$k.part" && mv "$k.part" "$k"
+  fi
+  set -- "$@" --kifu "$k"
+done
 T=${DHM_SHARED:-../shared}/data/teacher
 if [ -d "$T" ]; then
   for f in "$T"/B-*.kifu.xz; do

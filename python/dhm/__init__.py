@@ -97,6 +97,10 @@ def _cards(block):
 def describe(observation):
     """An observation as a readable dict (seats relative to the observer: 0 = me, 1 = next)."""
     o = observation["observation"] if isinstance(observation, dict) else observation
+    shape = getattr(o, "shape", None)
+    if shape != (OBS_SIZE,):
+        raise ValueError("describe: an observation is an int8 array of shape (%d,), not %s"
+                         % (OBS_SIZE, "shape %s" % (shape,) if shape is not None else type(o).__name__))
     f = {k: o[s] for k, s in OBS_LAYOUT.items()}
     kinds = ["empty", "single", "group", "sequence", "joker"]
     cells = f["table_cells"].nonzero()[0]

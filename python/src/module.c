@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "players/players.h"
 #include "record/replay.h"
@@ -258,6 +259,12 @@ static PyObject *py_read_kifu(PyObject *self, PyObject *arg)
         return NULL;
     const char *path = PyBytes_AS_STRING(bytes);
     FILE *f = fopen(path, "r");
+    struct stat st;
+    if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* as open() does */
+        fclose(f);
+        f = NULL;
+        errno = EISDIR;
+    }
     if (!f) {
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, arg);
         Py_DECREF(bytes);

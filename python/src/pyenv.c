@@ -184,13 +184,13 @@ static PyObject *Env_reset(EnvObject *self, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-static PyObject *illegal_error(DhmEnv *e, int a, const char *where)
+static PyObject *illegal_error(DhmEnv *e, long long action, const char *where)
 {
+    if (action < 0 || action >= NUM_ACTIONS)
+        return PyErr_Format(PyExc_ValueError, "%saction %lld is out of range (0..%d)", where, action, NUM_ACTIONS - 1);
+    const int a = (int)action;
     char text[64] = "?";
-    if (a >= 0 && a < NUM_ACTIONS)
-        action_format(a, text, sizeof text);
-    if (a < 0 || a >= NUM_ACTIONS)
-        return PyErr_Format(PyExc_ValueError, "%saction %d is out of range (0..%d)", where, a, NUM_ACTIONS - 1);
+    action_format(a, text, sizeof text);
     if (e->phase == PH_EXCHANGE)
         return PyErr_Format(PyExc_ValueError,
                             "%saction %d (%s) is not legal: player_%d must give %d of their own cards (see action_mask)",
@@ -233,7 +233,7 @@ static PyObject *Env_step(EnvObject *self, PyObject *action)
     float r[NPLAYERS] = {0};
     int rc = a < 0 || a >= NUM_ACTIONS ? ENV_ILLEGAL : env_step(e, (int)a, r);
     if (rc == ENV_ILLEGAL)
-        return illegal_error(e, (int)a, "");
+        return illegal_error(e, a, "");
     self->cum[sel] = 0;
     for (int p = 0; p < NPLAYERS; p++) {
         self->reward[p] = r[p];
@@ -664,7 +664,7 @@ static PyObject *VecEnv_step(VecEnvObject *self, PyObject *actions)
         if (act[i] < 0 || act[i] >= NUM_ACTIONS || !env_is_legal(&self->envs[i], (int)act[i])) {
             char where[32];
             snprintf(where, sizeof where, "game %d: ", i);
-            illegal_error(&self->envs[i], act[i] < 0 || act[i] >= NUM_ACTIONS ? -1 : (int)act[i], where);
+            illegal_error(&self->envs[i], (long long)act[i], where);
             Py_DECREF(a);
             return NULL;
         }

@@ -1,0 +1,30 @@
+/* fuzz_policy.c — libFuzzer target for the policy weights reader (policy:weights=FILE): any
+ * bytes as a file's text (up to its first NUL byte, as the file reader refuses NUL bytes).
+ * Nothing may crash, read out of bounds or loop; what it accepts holds finite weights only. */
+#include <math.h>
+
+#include "fuzz/fuzz_text.h"
+#include "players/policy.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_text(data, size);
+    if (!text)
+        return 0;
+    static PolicyWeights w;
+    char err[512] = "";
+    if (policy_parse(text, "fuzz", &w, err, sizeof err) == 0) {
+        for (int i = 0; i < POLICY_NPLAY; i++)
+            if (!isfinite(w.play[i]))
+                abort();
+        for (int i = 0; i < POLICY_NEXCH; i++)
+            if (!isfinite(w.exch[i]))
+                abort();
+    } else if (!err[0]) {
+        abort(); /* a refusal always says why */
+    }
+    free(text);
+    return 0;
+}

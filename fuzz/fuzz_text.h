@@ -1,0 +1,21 @@
+/* fuzz_text.h — a fuzz input as the text that a reader of whole files (game/textfile.h) hands
+ * to a parser: the bytes up to the first NUL (the file reader refuses NUL bytes), NUL-ended.
+ * The caller frees it; NULL when out of memory. */
+#ifndef DHM_FUZZ_TEXT_H
+#define DHM_FUZZ_TEXT_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline char *fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = 0;
+    }
+    return text;
+}
+
+#endif
