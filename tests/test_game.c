@@ -395,8 +395,9 @@ static void test_same_seed_same_games(void **state)
 
 /* The games of a seed, pinned: every move of these matches (hashed in order with the mover)
  * as the engine played them before it was made faster (commit 09225c2). Random players pick
- * generated moves by index, so the pin covers the move order too; the policy player covers
- * the scoring of the shipped weights. */
+ * generated moves by index, so the pin covers the move order too; the fast policy (model=fast)
+ * covers its scoring and shipped weights, and a third match the rich policy's (the default
+ * `policy`: its pin moves with players/rich.weights). */
 static void test_games_pinned(void **state)
 {
     (void)state;
@@ -405,10 +406,15 @@ static void test_games_pinned(void **state)
     long moves = 0, m2 = 0;
     uint64_t a = run_random_match(2026, 2000, randoms, &moves);
     uint64_t b = run_random_match(2027, 300, mixed, &m2);
+    const char *rich[5] = {"policy", "simple", "random", "policy:temp=0.5", "simple"}; /* the built-in rich weights */
+    long m3 = 0;
+    uint64_t c = run_random_match(2028, 200, rich, &m3);
     assert_int_equal(moves, 243260);
     assert_int_equal(m2, 24927);
     assert_true(a == 0x7277e4900074f9daULL);
     assert_true(b == 0xc27d7a3905ee4634ULL);
+    assert_int_equal(m3, 16552); /* changes when players/rich.weights does */
+    assert_true(c == 0x8da280d6a4d3bed8ULL);
 }
 
 static void test_simple_beats_random(void **state)
