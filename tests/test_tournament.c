@@ -655,6 +655,9 @@ static void test_bad_input(void **state)
 
 static const char *CPOOL = "s1 simple\ns2 simple\nr1 random\nr2 random\nr3 random\nm1 mc:sims=6\n";
 #define CARGS "--pool cpool6.txt --sets 40 --games 300 --seed 11 --records --quiet"
+/* --rank-timeout of the silent- and dead-rank runs: long enough that a live rank finishes a game
+ * within it on a loaded machine (1,000 ms gave every rank up once, at load average 8 on 2 cores) */
+#define RANK_TIMEOUT "4000"
 
 /* The reference: the run on one machine, its dump and its ratings (CSV). */
 static void cluster_reference(char **dump_out, char *rate_out, size_t rate_sz)
@@ -853,7 +856,7 @@ static void test_mpi_ranks(void **state)
     char err_path[256];
     path(err_path, sizeof err_path, "mpis.err");
     proc_start(&p, "/dev/null", err_path,
-               "mpiexec -disable-auto-cleanup -n 4 %s tournament " CARGS " --rank-timeout 1000 --db mpis.sqlite", mpi);
+               "mpiexec -disable-auto-cleanup -n 4 %s tournament " CARGS " --rank-timeout " RANK_TIMEOUT " --db mpis.sqlite", mpi);
     victim = rank_mid_run("mpis.sqlite", 2);
     kill(victim, SIGSTOP);
     int rc = proc_wait(&p, 120);
@@ -861,13 +864,13 @@ static void test_mpi_ranks(void **state)
     const char *err = slurp_file(err_path);
     if (rc != 0)
         fail_msg("mpiexec exited %d: %s", rc, err);
-    assert_non_null(strstr(err, "rank 2 has been silent for 1000 ms"));
+    assert_non_null(strstr(err, "rank 2 has been silent for " RANK_TIMEOUT " ms"));
     assert_non_null(strstr(err, "1 MPI rank was given up on"));
     assert_same_run("mpis.sqlite", ref, ref_rate);
     free(ref);
 }
 
-/* Runs `mpiexec -disable-auto-cleanup OPTS dhm-mpi tournament CARGS --rank-timeout 1000` into
+/* Runs `mpiexec -disable-auto-cleanup OPTS dhm-mpi tournament CARGS --rank-timeout RANK_TIMEOUT` into
  * NAME.sqlite (stderr to NAME.err, in *err) and kills rank 2 with SIGKILL once three sets are
  * stored; with stop0, rank 0 is stopped from 1.5 s before the kill to 0.3 s after it. Returns
  * mpiexec's exit status. */
@@ -880,7 +883,7 @@ static int kill_rank2(const char *mpi, const char *opts, const char *name, int s
     assert_int_equal(chdir(dir), 0); /* the process is started without a shell: relative paths from here */
     Proc p;
     proc_start(&p, "/dev/null", err_path,
-               "mpiexec -disable-auto-cleanup %s %s tournament " CARGS " --rank-timeout 1000 --db %s", opts, mpi, db);
+               "mpiexec -disable-auto-cleanup %s %s tournament " CARGS " --rank-timeout " RANK_TIMEOUT " --db %s", opts, mpi, db);
     int victim = rank_mid_run(db, 2), rank0 = stop0 ? rank_pid(db, 0) : 0;
     if (stop0) {
         assert_true(rank0 > 0);
@@ -928,7 +931,7 @@ static void test_mpi_dead_rank(void **state)
      * waits for rank 0 to take it): a result sent as one message then took rank 0 down too
      * (MPICH's UCX transport reading from the dead process) */
     int rc = kill_rank2(mpi, "-launcher fork -hosts 127.0.0.1:1,127.0.0.2:1,127.0.0.3:1 -n 3", "mpid3", 1, &err);
-    if (rc != 0 || !strstr(err, "dhm: rank 2 has been silent for 1000 ms") || !strstr(err, "1 MPI rank was given up on"))
+    if (rc != 0 || !strstr(err, "dhm: rank 2 has been silent for " RANK_TIMEOUT " ms") || !strstr(err, "1 MPI rank was given up on"))
         fail_msg("mpiexec exited %d: %s", rc, err);
     assert_same_run("mpid3.sqlite", ref, ref_rate);
     /* two nodes, both playing ranks on the second: both die with it; rank 0 says how many
