@@ -1,8 +1,6 @@
 /* fuzz_policy.c — libFuzzer target for the policy weights reader (policy:weights=FILE): any
  * bytes as a file's text (up to its first NUL byte, as the file reader refuses NUL bytes).
  * Nothing may crash, read out of bounds or loop; what it accepts holds finite weights only. */
-#include <math.h>
-
 #include "fuzz/fuzz_text.h"
 #include "players/policy.h"
 
@@ -16,12 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static PolicyWeights w;
     char err[512] = "";
     if (policy_parse(text, "fuzz", &w, err, sizeof err) == 0) {
-        for (int i = 0; i < POLICY_NPLAY; i++)
-            if (!isfinite(w.play[i]))
-                abort();
-        for (int i = 0; i < POLICY_NEXCH; i++)
-            if (!isfinite(w.exch[i]))
-                abort();
+        if (!fuzz_all_finite(w.play, POLICY_NPLAY) || !fuzz_all_finite(w.exch, POLICY_NEXCH))
+            abort();
     } else if (!err[0]) {
         abort(); /* a refusal always says why */
     }

@@ -4,6 +4,7 @@
 #ifndef DHM_FUZZ_TEXT_H
 #define DHM_FUZZ_TEXT_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,15 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
         text[size] = 0;
     }
     return text;
+}
+
+/* Whether every one of n numbers is finite (what a weights reader accepts must be). */
+static inline int fuzz_all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
 }
 
 #endif

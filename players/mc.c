@@ -813,31 +813,6 @@ static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
     mc->have_truth = 1;
 }
 
-/* puct's prior: the rich weights of prior-weights=FILE, or the built-in ones. */
-static int prior_option(const char *path, Mc *mc, char *err, size_t errsz)
-{
-    char e[400];
-    if (!path) {
-        if (!(mc->prior_w = rich_builtin(e, sizeof e))) {
-            snprintf(err, errsz, "mc: puct: %s (give prior-weights=FILE)", e);
-            return -1;
-        }
-        return 0;
-    }
-    if (!(mc->prior_own = malloc(sizeof *mc->prior_own))) {
-        snprintf(err, errsz, "mc: out of memory");
-        return -1;
-    }
-    if (rich_load(path, mc->prior_own, e, sizeof e)) {
-        snprintf(err, errsz, "mc: prior-weights=%s: %s", path, e);
-        free(mc->prior_own);
-        mc->prior_own = NULL;
-        return -1;
-    }
-    mc->prior_w = mc->prior_own;
-    return 0;
-}
-
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
 {
     Mc *mc = calloc(1, sizeof *mc);
@@ -913,7 +888,8 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     }
     mc->acc = (int)acc;
     mc->bp.puct_c = mc->puct;
-    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH) && prior_option(prior_path, mc, err, errsz)) {
+    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH) &&
+        rich_weights_option(prior_path, "mc: prior-weights", &mc->prior_w, &mc->prior_own, err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
         return -1;

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game/textfile.h"
 #include "players/players.h"
 #include "players/wtext.h"
 
@@ -834,25 +833,9 @@ int policy_parse(const char *text, const char *name, PolicyWeights *pw, char *er
 {
     WText t;
     wtext_init(&t, text, name, err, errsz);
-    if (wtext_magic(&t, "dhm-policy", "a dhm policy weights file"))
+    if (wtext_magic(&t, "dhm-policy", "a dhm policy weights file") ||
+        wtext_layout(&t, policy_layout_hash(), "dhm train policy"))
         return -1;
-    char want[32], w[WTEXT_WORD];
-    snprintf(want, sizeof want, "%016llx", (unsigned long long)policy_layout_hash());
-    if (wtext_expect(&t, "layout", "'layout HASH'"))
-        return -1;
-    int r = wtext_word(&t, w);
-    if (r <= 0) {
-        if (r == 0)
-            snprintf(err, errsz, "%s:%d: expected 'layout HASH'", name, t.line);
-        return -1;
-    }
-    if (strcmp(w, want)) {
-        snprintf(err, errsz,
-                 "%s: the weights were trained for another feature layout (%s; this dhm's is %s): retrain them with "
-                 "dhm train policy",
-                 name, w, want);
-        return -1;
-    }
     PolicyWeights *x = malloc(sizeof *x); /* pw is written only when the whole file is good */
     if (!x) {
         snprintf(err, errsz, "out of memory");
@@ -869,14 +852,14 @@ out:
     return rc;
 }
 
+static int parse_any(const char *text, const char *name, void *w, char *err, size_t errsz)
+{
+    return policy_parse(text, name, w, err, errsz);
+}
+
 int policy_load(const char *path, PolicyWeights *w, char *err, size_t errsz)
 {
-    char *text;
-    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
-        return -1;
-    int rc = policy_parse(text, path, w, err, errsz);
-    free(text);
-    return rc;
+    return wtext_load(path, parse_any, w, err, errsz);
 }
 
 /* The built-in weights: players/policy.weights, compiled in as text (policy_embed.c). */

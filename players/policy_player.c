@@ -92,23 +92,7 @@ static int weights_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t err
     }
     if (!rich)
         return policy_weights_option(s, &pp->w, err, errsz);
-    if (!path) {
-        if (!(pp->rich = rich_builtin(e, sizeof e))) {
-            snprintf(err, errsz, "policy: model=rich: %s (give weights=FILE)", e);
-            return -1;
-        }
-        return 0;
-    }
-    if (!(pp->rich_own = malloc(sizeof *pp->rich_own))) {
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
-    if (rich_load(path, pp->rich_own, e, sizeof e)) {
-        snprintf(err, errsz, "policy: weights=%s: %s", path, e);
-        return -1;
-    }
-    pp->rich = pp->rich_own;
-    return 0;
+    return rich_weights_option(path, "policy: weights", &pp->rich, &pp->rich_own, err, errsz);
 }
 
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)

@@ -205,21 +205,27 @@ void rich_ctx(RichCtx *c, const RichView *v)
     }
 }
 
+/* The public facts every view has, from the fields GameState and InfoSet share by name. */
+#define VIEW_FROM(v, x, hand_, me_)                                                                                \
+    do {                                                                                                           \
+        (v).hand = (hand_);                                                                                        \
+        (v).played = (x)->played;                                                                                  \
+        (v).table = (x)->table;                                                                                    \
+        (v).rev = (x)->rev;                                                                                        \
+        (v).lock = (x)->lock;                                                                                      \
+        (v).me = (me_);                                                                                            \
+        (v).owner = (x)->owner;                                                                                    \
+        (v).passed = (x)->passed;                                                                                  \
+        (v).out = (x)->out;                                                                                        \
+        memcpy((v).seat, (x)->seat, sizeof (v).seat);                                                              \
+    } while (0)
+
 void rich_ctx_state(RichCtx *c, const GameState *g, const int8_t cls[NPLAYERS])
 {
     RichView v;
-    v.hand = g->hand[g->turn];
-    v.played = g->played;
-    v.table = g->table;
-    v.rev = g->rev;
-    v.lock = g->lock;
-    v.me = g->turn;
-    v.owner = g->owner;
-    v.passed = g->passed;
-    v.out = g->out;
+    VIEW_FROM(v, g, g->hand[g->turn], g->turn);
     for (int q = 0; q < NPLAYERS; q++) {
         v.ncards[q] = cards_count(g->hand[q]);
-        v.seat[q] = g->seat[q];
         v.cls[q] = cls ? cls[q] : -1;
     }
     rich_ctx(c, &v);
@@ -228,20 +234,10 @@ void rich_ctx_state(RichCtx *c, const GameState *g, const int8_t cls[NPLAYERS])
 void rich_ctx_info(RichCtx *c, const InfoSet *i)
 {
     RichView v;
-    v.hand = i->hand;
-    v.played = i->played;
-    v.table = i->table;
-    v.rev = i->rev;
-    v.lock = i->lock;
-    v.me = i->me;
-    v.owner = i->owner;
-    v.passed = i->passed;
-    v.out = i->out;
-    for (int q = 0; q < NPLAYERS; q++) {
+    VIEW_FROM(v, i, i->hand, i->me);
+    for (int q = 0; q < NPLAYERS; q++)
         v.ncards[q] = i->ncards[q];
-        v.seat[q] = i->seat[q];
-        v.cls[q] = i->cls[q];
-    }
+    memcpy(v.cls, i->cls, sizeof v.cls);
     rich_ctx(c, &v);
 }
 
@@ -559,23 +555,9 @@ int rich_parse(const char *text, const char *name, RichWeights *rw, char *err, s
 {
     WText t;
     wtext_init(&t, text, name, err, errsz);
-    if (wtext_magic(&t, "dhm-rich", "a dhm rich policy weights file") || wtext_expect(&t, "layout", "'layout HASH'"))
+    if (wtext_magic(&t, "dhm-rich", "a dhm rich policy weights file") ||
+        wtext_layout(&t, rich_layout_hash(), "dhm train policy --model rich"))
         return -1;
-    char want[32], w[WTEXT_WORD];
-    snprintf(want, sizeof want, "%016llx", (unsigned long long)rich_layout_hash());
-    int r = wtext_word(&t, w);
-    if (r <= 0) {
-        if (r == 0)
-            snprintf(err, errsz, "%s:%d: expected 'layout HASH'", name, t.line);
-        return -1;
-    }
-    if (strcmp(w, want)) {
-        snprintf(err, errsz,
-                 "%s: the weights were trained for another feature layout (%s; this dhm's is %s): retrain them with "
-                 "dhm train policy --model rich",
-                 name, w, want);
-        return -1;
-    }
     RichWeights *x = calloc(1, sizeof *x); /* rw is written only when the whole file is good */
     if (!x) {
         snprintf(err, errsz, "out of memory");
@@ -614,14 +596,37 @@ out:
     return rc;
 }
 
-int rich_load(const char *path, RichWeights *w, char *err, size_t errsz)
+static int parse_any(const char *text, const char *name, void *w, char *err, size_t errsz)
 {
-    char *text;
-    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
+    return rich_parse(text, name, w, err, errsz);
+}
+
+int rich_load(const char *path, RichWeights *w, char *err, size_t errsz) { return wtext_load(path, parse_any, w, err, errsz); }
+
+int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
+                        size_t errsz)
+{
+    char e[400];
+    *own = NULL;
+    if (!path) {
+        if (!(*use = rich_builtin(e, sizeof e))) {
+            snprintf(err, errsz, "%s: %s (give %s=FILE)", key, e, key);
+            return -1;
+        }
+        return 0;
+    }
+    if (!(*own = malloc(sizeof **own))) {
+        snprintf(err, errsz, "out of memory");
         return -1;
-    int rc = rich_parse(text, path, w, err, errsz);
-    free(text);
-    return rc;
+    }
+    if (rich_load(path, *own, e, sizeof e)) {
+        snprintf(err, errsz, "%s=%s: %s", key, path, e);
+        free(*own);
+        *own = NULL;
+        return -1;
+    }
+    *use = *own;
+    return 0;
 }
 
 int rich_file_kind(const char *path, char *err, size_t errsz)

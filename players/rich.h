@@ -132,6 +132,11 @@ const RichWeights *rich_builtin(char *err, size_t errsz);
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
 int rich_parse(const char *text, const char *name, RichWeights *w, char *err, size_t errsz);
 int rich_save(FILE *f, const RichWeights *w, const char *comment);
+/* A player's rich weights: those of FILE (path; read into *own, which the caller frees) or, with
+ * path NULL, the built-in ones, into *use. key names the option in messages ("mc: prior-weights":
+ * "mc: prior-weights=F: why"). 0 or -1. */
+int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
+                        size_t errsz);
 /* Whether a weights file is for the rich policy (1; it starts with "dhm-rich") or not (0), or -1
  * with the reason when it cannot be read. */
 int rich_file_kind(const char *path, char *err, size_t errsz);

@@ -1,6 +1,8 @@
 /* wtext.c — reading text weight files (see wtext.h). */
 #include "players/wtext.h"
 
+#include "game/textfile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -73,17 +75,20 @@ int wtext_expect(WText *t, const char *want, const char *what)
     return 0;
 }
 
+/* The next word, for a value: 1, or -1 (the end of the text: "expected WHAT ... (truncated)"). */
+static int value_word(WText *t, const char *what, char *w)
+{
+    int r = wtext_word(t, w);
+    if (r == 0)
+        snprintf(t->err, t->errsz, "%s:%d: expected %s, found the end of the file (truncated)", t->name, t->line, what);
+    return r > 0 ? 1 : -1;
+}
+
 int wtext_long(WText *t, long lo, long hi, const char *what, long *out)
 {
-    char w[WTEXT_WORD];
-    int r = wtext_word(t, w);
-    if (r <= 0) {
-        if (r == 0)
-            snprintf(t->err, t->errsz, "%s:%d: expected %s, found the end of the file (truncated)", t->name, t->line,
-                     what);
+    char w[WTEXT_WORD], *end;
+    if (value_word(t, what, w) < 0)
         return -1;
-    }
-    char *end;
     errno = 0;
     long v = strtol(w, &end, 10);
     if (end == w || *end || errno || v < lo || v > hi) {
@@ -97,15 +102,9 @@ int wtext_long(WText *t, long lo, long hi, const char *what, long *out)
 
 int wtext_double(WText *t, const char *what, double *out)
 {
-    char w[WTEXT_WORD];
-    int r = wtext_word(t, w);
-    if (r <= 0) {
-        if (r == 0)
-            snprintf(t->err, t->errsz, "%s:%d: expected %s, found the end of the file (truncated)", t->name, t->line,
-                     what);
+    char w[WTEXT_WORD], *end;
+    if (value_word(t, what, w) < 0)
         return -1;
-    }
-    char *end;
     errno = 0;
     double v = strtod(w, &end);
     if (end == w || *end || errno || !isfinite(v)) {
@@ -114,6 +113,31 @@ int wtext_double(WText *t, const char *what, double *out)
     }
     *out = v;
     return 0;
+}
+
+int wtext_layout(WText *t, uint64_t hash, const char *retrain)
+{
+    char want[32], w[WTEXT_WORD];
+    snprintf(want, sizeof want, "%016llx", (unsigned long long)hash);
+    if (wtext_expect(t, "layout", "'layout HASH'") || value_word(t, "'layout HASH'", w) < 0)
+        return -1;
+    if (strcmp(w, want)) {
+        snprintf(t->err, t->errsz,
+                 "%s: the weights were trained for another feature layout (%s; this dhm's is %s): retrain them with %s",
+                 t->name, w, want, retrain);
+        return -1;
+    }
+    return 0;
+}
+
+int wtext_load(const char *path, WTextParse parse, void *out, char *err, size_t errsz)
+{
+    char *text;
+    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
+        return -1;
+    int rc = parse(text, path, out, err, errsz);
+    free(text);
+    return rc;
 }
 
 int wtext_numbers(WText *t, const char *key, int want, double *out)

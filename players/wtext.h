@@ -8,6 +8,7 @@
 #define DHM_WTEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define WTEXT_WORD 64 /* longest word, its NUL included: a longer one is an error, never cut */
 
@@ -38,5 +39,13 @@ int wtext_double(WText *t, const char *what, double *out);
 int wtext_numbers(WText *t, const char *key, int want, double *out);
 /* The end: the word "end" and nothing after it. 0 or -1. */
 int wtext_end(WText *t);
+/* "layout HASH" with this build's hash, else "NAME: the weights were trained for another feature
+ * layout (...): retrain them with RETRAIN". 0 or -1. */
+int wtext_layout(WText *t, uint64_t hash, const char *retrain);
+
+/* Reads a whole file (game/textfile.h, at most 64 MiB) and hands its text to parse(text, path,
+ * out, err, errsz). 0 or -1 with the reason in err. */
+typedef int (*WTextParse)(const char *text, const char *name, void *out, char *err, size_t errsz);
+int wtext_load(const char *path, WTextParse parse, void *out, char *err, size_t errsz);
 
 #endif
