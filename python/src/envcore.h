@@ -1,11 +1,9 @@
-/* envcore.h — a game of Daihinmin stepped one decision at a time, for the Python binding.
+/* envcore.h — the Python binding's episodes over game/'s game machine (GameMachine).
  *
- * game/game.c plays a game by calling Players; an environment instead returns after every
- * decision and waits for the next action. This is the same game, step for step: the same
- * setup (game/match.c's schedule, the RNG stream of each game), the same deal, exchange and
- * play rules (core/state.c), the same information sets shown to players (game_start_views,
- * game_play_views), so a game driven through here by dhm's own players equals `dhm play`
- * with the same seed.
+ * The game itself is game/game.c's machine, the one every driver uses: an environment
+ * returns after every decision and waits for the next action (game_give / game_move), with
+ * the same setup as a match (game/match.c's schedule, the RNG stream of each game), so a game
+ * driven through here by dhm's own players equals `dhm play` with the same seed.
  *
  * An episode is a match of cfg.games games (match mode: classes carried, seats changed and
  * classes reset on the UECda schedule) or one game (single-game mode; games follow each other
@@ -21,7 +19,6 @@
 
 #define LEGAL_MAX MOVEGEN_MAX /* legal actions of one decision, any hand whatsoever */
 
-enum { PH_EXCHANGE = 1, PH_PLAY = 2, PH_OVER = 3 };
 /* env_step results (>= 0: flags) and errors */
 enum { STEP_GAME_OVER = 1, STEP_EPISODE_OVER = 2 };
 enum { ENV_ILLEGAL = -1, ENV_NOT_RUNNING = -2 };
@@ -36,17 +33,15 @@ typedef struct DhmEnv {
     int have_prev;          /* su / rec hold the previous game of the schedule */
     GameSetup su;
     Cards deal[NPLAYERS];   /* a given deal (su.deal points here) */
-    Rng rng;                /* the stream of the game in play */
-    GameState g;
-    Cards hand[NPLAYERS];   /* hands during the exchange */
-    int phase, actor, give_n;
-    Cards played_by[NPLAYERS];
+    uint8_t deal_seat[NPLAYERS];
+    int8_t deal_cls[NPLAYERS];
+    int given;              /* the next game starts from deal, deal_seat, deal_cls */
+    GameMachine m;          /* the game in play */
     int nlegal;
     uint16_t legal[LEGAL_MAX];
     long serial;            /* games started since the environment was made */
     int last_result[NPLAYERS]; /* classes of the last finished game (serial - 1 or serial) */
     long last_serial;       /* serial of that game, -1 none */
-    InfoSet view[NPLAYERS];
     InfoSet start_view[NPLAYERS]; /* as shown at game start (for Players' game_start) */
     GameRecord rec;
 } DhmEnv;
@@ -71,7 +66,10 @@ int env_step(DhmEnv *e, int action, float reward[NPLAYERS]);
 /* Player p's information set now (refreshed from the game in play). */
 const InfoSet *env_view(DhmEnv *e, int p);
 /* Cards p must give now (0 unless p is the exchanging actor). */
-static inline int env_give_n(const DhmEnv *e, int p) { return e->phase == PH_EXCHANGE && p == e->actor ? e->give_n : 0; }
+static inline int env_give_n(const DhmEnv *e, int p)
+{
+    return e->m.phase == GAME_EXCHANGE && p == e->m.actor ? e->m.give_n : 0;
+}
 /* Writes p's observation (OBS_SIZE bytes, obs.h). */
 void env_observe(DhmEnv *e, int p, int8_t *out);
 /* Is a one of the legal actions now? */

@@ -145,8 +145,8 @@ static int deal_option(PyObject *options, EnvDeal *d, int *have)
 static void select_actor(EnvObject *self)
 {
     DhmEnv *e = self->e;
-    if (e->phase != PH_OVER) {
-        self->selected = e->actor;
+    if (e->m.phase != GAME_OVER) {
+        self->selected = e->m.actor;
         return;
     }
     self->selected = -1;
@@ -191,15 +191,15 @@ static PyObject *illegal_error(DhmEnv *e, int a, const char *where)
         action_format(a, text, sizeof text);
     if (a < 0 || a >= NUM_ACTIONS)
         return PyErr_Format(PyExc_ValueError, "%saction %d is out of range (0..%d)", where, a, NUM_ACTIONS - 1);
-    if (e->phase == PH_EXCHANGE)
+    if (e->m.phase == GAME_EXCHANGE)
         return PyErr_Format(PyExc_ValueError,
                             "%saction %d (%s) is not legal: player_%d must give %d of their own cards (see action_mask)",
-                            where, a, text, e->actor, e->give_n);
+                            where, a, text, e->m.actor, e->m.give_n);
     if (a >= ACT_MELDS)
         return PyErr_Format(PyExc_ValueError, "%saction %d (%s) is an exchange action, but player_%d is to play", where,
-                            a, text, e->actor);
+                            a, text, e->m.actor);
     return PyErr_Format(PyExc_ValueError, "%saction %d (%s) is not legal for player_%d now (see action_mask)", where, a,
-                        text, e->actor);
+                        text, e->m.actor);
 }
 
 static PyObject *Env_step(EnvObject *self, PyObject *action)
@@ -408,8 +408,8 @@ static PyObject *Env_get_actor(EnvObject *self, void *c)
 static PyObject *Env_get_phase(EnvObject *self, void *c)
 {
     (void)c;
-    const int ph = self->e->episode < 0 ? 0 : self->e->phase;
-    return PyUnicode_FromString(ph == PH_EXCHANGE ? "exchange" : ph == PH_PLAY ? "play" : "over");
+    const int ph = self->e->episode < 0 ? 0 : self->e->m.phase;
+    return PyUnicode_FromString(ph == GAME_EXCHANGE ? "exchange" : ph == GAME_PLAY ? "play" : "over");
 }
 
 static PyObject *ints5(const int *v)
@@ -598,14 +598,14 @@ static void vec_write(VecEnvObject *self, int i)
     for (int k = 0; k < n; k++)
         lg[k] = (int16_t)e->legal[k];
     ((int32_t *)PyArray_DATA(self->nlegal))[i] = n;
-    ((int8_t *)PyArray_DATA(self->actor))[i] = (int8_t)e->actor;
+    ((int8_t *)PyArray_DATA(self->actor))[i] = (int8_t)e->m.actor;
     if (self->mask) {
         npy_bool *m = (npy_bool *)PyArray_GETPTR2(self->mask, i, 0);
         for (int k = 0; k < n; k++)
             m[e->legal[k]] = 1;
     }
     if (self->obs)
-        env_observe(e, e->actor, (int8_t *)PyArray_GETPTR2(self->obs, i, 0));
+        env_observe(e, e->m.actor, (int8_t *)PyArray_GETPTR2(self->obs, i, 0));
 }
 
 static void vec_clear_mask(VecEnvObject *self, int i)
