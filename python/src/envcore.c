@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "obs.h"
+#include "players/mc.h"
+#include "players/policy.h"
 
 void env_init(DhmEnv *e, int single, int games, int seat_change, int class_reset, uint64_t seed)
 {
@@ -46,6 +48,8 @@ static void legal_now(DhmEnv *e)
     }
 }
 
+static int advance(DhmEnv *e, float reward[NPLAYERS]);
+
 /* The setup of game e->game in the schedule (match_run's order of RNG use), and the game
  * started up to its first decision. */
 static void start_game(DhmEnv *e)
@@ -62,10 +66,9 @@ static void start_game(DhmEnv *e)
                 e->su.dealer = p;
         e->given = 0;
     }
-    game_begin(&e->m, NULL, &e->su, &rng, NULL, &e->rec);
+    game_begin(&e->m, e->pl, &e->su, &rng, NULL, &e->rec);
     memcpy(e->start_view, e->m.view, sizeof e->start_view);
     e->serial++;
-    legal_now(e);
 }
 
 static int check_deal(const EnvDeal *d, char *err, size_t errsz)
@@ -135,6 +138,8 @@ int env_reset(DhmEnv *e, int reseed, uint64_t seed, const EnvDeal *d, char *err,
         e->given = 1;
     }
     start_game(e);
+    float scratch[NPLAYERS] = {0}; /* no game ends before a seat without a player acts */
+    advance(e, scratch);
     return 0;
 }
 
@@ -158,13 +163,27 @@ static int end_game(DhmEnv *e, float reward[NPLAYERS])
     e->last_serial = e->serial;
     e->games_done++;
     e->have_prev = 1;
-    if (e->games_done >= e->cfg.games) {
-        e->nlegal = 0;
+    if (e->games_done >= e->cfg.games)
         return STEP_GAME_OVER | STEP_EPISODE_OVER;
-    }
     e->game++;
     start_game(e);
     return STEP_GAME_OVER;
+}
+
+/* The players decide until a seat without one must, or the episode ends. */
+static int advance(DhmEnv *e, float reward[NPLAYERS])
+{
+    int flags = 0;
+    for (;;) {
+        game_run(&e->m);
+        if (e->m.phase != GAME_OVER)
+            break;
+        flags |= end_game(e, reward);
+        if (flags & STEP_EPISODE_OVER)
+            break;
+    }
+    legal_now(e);
+    return flags;
 }
 
 int env_step(DhmEnv *e, int a, float reward[NPLAYERS])
@@ -178,10 +197,21 @@ int env_step(DhmEnv *e, int a, float reward[NPLAYERS])
         game_give(m, action_give(a));
     else
         game_move(m, action_move(a), 0);
-    if (m->phase == GAME_OVER)
-        return end_game(e, reward);
-    legal_now(e);
-    return 0;
+    return advance(e, reward);
+}
+
+void env_copy(DhmEnv *dst, const DhmEnv *src)
+{
+    memcpy(dst, src, offsetof(DhmEnv, rec));
+    game_copy(&dst->m, &src->m, &dst->rec);
+    for (int p = 0; p < NPLAYERS; p++) {
+        dst->pl[p] = NULL;
+        dst->start_view[p].plays = dst->rec.plays;
+    }
+    if (src->su.deal == src->deal)
+        dst->su.deal = dst->deal;
+    if (src->m.su.deal == src->deal)
+        dst->m.su.deal = dst->deal;
 }
 
 const InfoSet *env_view(DhmEnv *e, int p) { return game_view(&e->m, p); }
@@ -213,4 +243,47 @@ void env_shuffle_hidden(DhmEnv *e, int keep, uint64_t seed)
         }
     }
     legal_now(e);
+}
+
+void env_set_world(DhmEnv *e, const Cards hand[NPLAYERS], int keep)
+{
+    GameMachine *m = &e->m;
+    GameRecord *rec = &e->rec;
+    const int8_t *cls = m->su.cls;
+    const int partner = cls[0] >= 0 ? game_player_of_class(cls, 4 - cls[keep]) : -1;
+    for (int q = 0; q < NPLAYERS; q++) {
+        m->g.hand[q] = hand[q];
+        if (q == keep)
+            continue;
+        /* what q gave stays only where keep saw it: a poor player is shown its rich partner's gift */
+        const int known = q == partner && cls[keep] >= 3;
+        rec->original[q] = rec->dealt[q] = hand[q] | m->played_by[q];
+        if (!known)
+            rec->changed[q] = 0;
+        InfoSet *v = &m->view[q];
+        v->start_hand = rec->original[q];
+        v->given = rec->changed[q];
+        v->received = 0;
+    }
+    memcpy(m->hand, m->g.hand, sizeof m->hand);
+    legal_now(e);
+}
+
+int env_playout(const DhmEnv *e, int policy, double eps, uint64_t seed, const void *weights, int cls[NPLAYERS])
+{
+    const GameMachine *m = &e->m;
+    if (m->phase == GAME_EXCHANGE)
+        return -1;
+    if (m->phase == GAME_OVER) {
+        memcpy(cls, e->last_result, sizeof e->last_result);
+        return 0;
+    }
+    GameState g = m->g;
+    Rng rng = rng_seed(seed);
+    if (policy)
+        policy_playout(weights, &g, &rng, eps);
+    else
+        mc_playout(&g, &rng, eps, NULL);
+    state_classes(&g, cls);
+    return 0;
 }

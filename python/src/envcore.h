@@ -37,6 +37,8 @@ typedef struct DhmEnv {
     int8_t deal_cls[NPLAYERS];
     int given;              /* the next game starts from deal, deal_seat, deal_cls */
     GameMachine m;          /* the game in play */
+    Player *pl[NPLAYERS];   /* built-in players deciding for their seats inside env_step and
+                             * env_reset (opponents); NULL: the caller decides (a learner) */
     int nlegal;
     uint16_t legal[LEGAL_MAX];
     long serial;            /* games started since the environment was made */
@@ -59,9 +61,11 @@ void env_init(DhmEnv *e, int single, int games, int seat_change, int class_reset
 /* Starts the next episode (reseed: from episode 0 of `seed`); with d, its first game is d.
  * Returns 0, or -1 with a reason when d is not a valid game start. */
 int env_reset(DhmEnv *e, int reseed, uint64_t seed, const EnvDeal *d, char *err, size_t errsz);
-/* Applies the actor's action. Returns STEP_* flags (0: the game goes on) and adds each
- * player's reward (UECda points - 3, at the end of each game) to reward[]; or ENV_ILLEGAL
- * (not one of the legal actions; nothing changed) or ENV_NOT_RUNNING. */
+/* Applies the actor's action, then lets e->pl's players decide until a seat without one must
+ * (across game ends: a new game of the episode starts at once). Returns STEP_* flags (0: no
+ * game ended) and adds each player's reward (UECda points - 3, at the end of each game) to
+ * reward[]; or ENV_ILLEGAL (not one of the legal actions; nothing changed) or
+ * ENV_NOT_RUNNING. */
 int env_step(DhmEnv *e, int action, float reward[NPLAYERS]);
 /* Player p's information set now (refreshed from the game in play). */
 const InfoSet *env_view(DhmEnv *e, int p);
@@ -74,6 +78,18 @@ static inline int env_give_n(const DhmEnv *e, int p)
 void env_observe(DhmEnv *e, int p, int8_t *out);
 /* Is a one of the legal actions now? */
 int env_is_legal(const DhmEnv *e, int a);
+/* A copy of src (a clone: the game in play and its schedule; no players). */
+void env_copy(DhmEnv *dst, const DhmEnv *src);
+/* Replaces the hidden cards by a world consistent with player `keep`'s information set (during
+ * play): every player's hand now (hand[keep] must be keep's), and what the record and the other
+ * players' views say of hands at the deal and in the exchange rewritten to fit it, so that
+ * nothing of the true hidden cards is left. */
+void env_set_world(DhmEnv *e, const Cards hand[NPLAYERS], int keep);
+/* Plays a copy of the game in play to its end with a fast policy (policy 0: the simple rule,
+ * a random legal move with probability eps; 1: the learned policy at temperature eps, 0 =
+ * greedy) and writes the classes reached. e is not changed. After the episode's last game:
+ * that game's classes. Returns 0, or -1 during the exchange. */
+int env_playout(const DhmEnv *e, int policy, double eps, uint64_t seed, const void *weights, int cls[NPLAYERS]);
 /* Tests only: deals the cards of everyone but `keep` anew among them (each keeps their
  * count), as if the hidden cards had been otherwise; the public history is unchanged. */
 void env_shuffle_hidden(DhmEnv *e, int keep, uint64_t seed);
