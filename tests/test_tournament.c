@@ -868,18 +868,27 @@ static void test_mpi_ranks(void **state)
     free(ref);
 }
 
-/* A client that greets and then never answers (for the hanging-client case). */
-static int hang_client(int port)
+/* Connects to the server at port and greets it as the client named name; the socket or -1. */
+static int greet(int port, char name)
 {
     char err[128];
     int fd = net_connect("127.0.0.1", port, err, sizeof err);
     if (fd < 0)
-        return 1;
+        return -1;
     Table t;
     memset(&t, 0, sizeof t);
     t.c[0][0] = 20070;
-    t.c[1][0] = 'h';
+    t.c[1][0] = name;
     net_send_table(fd, &t);
+    return fd;
+}
+
+/* A client that greets and then never answers (for the hanging-client case). */
+static int hang_client(int port)
+{
+    int fd = greet(port, 'h');
+    if (fd < 0)
+        return 1;
     uint8_t buf[4096];
     while (recv(fd, buf, sizeof buf, 0) > 0) /* reads everything, answers nothing */
         ;
@@ -889,15 +898,9 @@ static int hang_client(int port)
 /* A client that greets, takes its seat and quits (for a forfeit after a connection). */
 static int quit_client(int port)
 {
-    char err[128];
-    int fd = net_connect("127.0.0.1", port, err, sizeof err);
+    int fd = greet(port, 'q');
     if (fd < 0)
         return 1;
-    Table t;
-    memset(&t, 0, sizeof t);
-    t.c[0][0] = 20070;
-    t.c[1][0] = 'q';
-    net_send_table(fd, &t);
     int32_t me;
     recv(fd, &me, sizeof me, MSG_WAITALL);
     close(fd);

@@ -70,8 +70,31 @@ def _stats(points, block):
     return mean, se, kind
 
 
+class _Progress:
+    """A progress line on stderr (games done, rate, ETA), shown once a run has taken 2 s."""
+
+    def __init__(self, what, total, show):
+        self.what, self.total, self.show = what, total, show
+        self.t0 = self.last = time.perf_counter()
+        self.shown = False
+
+    def update(self, done):
+        now = time.perf_counter()
+        if not self.show or now - self.t0 < 2 or (now - self.last < 0.5 and done < self.total):
+            return
+        self.last, self.shown = now, True
+        rate = done / (now - self.t0)
+        eta = (self.total - done) / rate if rate > 0 else 0
+        sys.stderr.write("\r%s: %d/%d games, %.0f games/s, ETA %.0f s " % (self.what, done, self.total, rate, eta))
+        sys.stderr.flush()
+
+    def done(self):
+        if self.shown:
+            sys.stderr.write("\n")
+
+
 def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0, threads=1, seat_change=3,
-             class_reset=100):
+             class_reset=100, progress=True):
     """Plays `agent` against four of dhm's players and measures its points per game.
 
     agent: an object with act(observation) -> action (the dict Env.observe gives), and
@@ -82,7 +105,8 @@ def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0
     games: in all, split into `matches` matches of games / matches games each, played side by
     side (threads: C threads for the opponents). Match k is `dhm play --players ... --games
     games/matches --seed seed+k` with the agent as player `seat`: the same games, so a built-in
-    agent gets exactly the command's points. Returns an Evaluation.
+    agent gets exactly the command's points. A progress line goes to stderr once the run takes
+    more than 2 s (progress=False: none). Returns an Evaluation.
     """
     opp = _opponent_specs(opponents, seat)
     if games < 1 or matches < 1 or games % matches:
@@ -91,11 +115,17 @@ def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0
     seeds = [int(seed) + k for k in range(matches)]
     t0, c0 = time.perf_counter(), time.process_time()
     decisions = 0
+    bar = _Progress("dhm.evaluate", games, progress)
     if isinstance(agent, str):
         specs = opp[:seat] + [agent] + opp[seat:]
-        cls = np.stack([_dhm.play_match(specs, per, s, seat_change, class_reset) for s in seeds])
+        rows = []
+        for k, s in enumerate(seeds):
+            rows.append(_dhm.play_match(specs, per, s, seat_change, class_reset))
+            bar.update((k + 1) * per)
+        cls = np.stack(rows)
     else:
-        cls, decisions = _play_agent(agent, opp, per, seeds, seat, threads, seat_change, class_reset)
+        cls, decisions = _play_agent(agent, opp, per, seeds, seat, threads, seat_change, class_reset, bar)
+    bar.done()
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     pts = 5 - cls.astype(int)  # [matches, games, 5]
     mean, se, kind = _stats(pts[:, :, seat], class_reset)
@@ -106,7 +136,7 @@ def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0
                       decisions=decisions, decisions_per_s=decisions / wall if wall > 0 else 0.0)
 
 
-def _play_agent(agent, opp, per, seeds, seat, threads, seat_change, class_reset):
+def _play_agent(agent, opp, per, seeds, seat, threads, seat_change, class_reset, bar):
     from . import VecEnv
 
     if not hasattr(agent, "act") and not hasattr(agent, "act_batch"):
@@ -134,6 +164,7 @@ def _play_agent(agent, opp, per, seeds, seat, threads, seat_change, class_reset)
             if played[i] < per:
                 cls[i, played[i]] = v.result[i]
                 played[i] += 1
+        bar.update(int(played.sum()))
     return cls, decisions
 
 

@@ -4,12 +4,15 @@
 
 The network reads the acting player's observation (its information set: docs/python.md's
 table) and scores each legal action (a learned vector per action of the global encoding); a
-value head estimates the reward of the game in play. Training is advantage actor-critic (A2C): n
-matches in parallel, learner = player 0, the other seats dhm's `simple` and `policy` players;
-each decision is pushed towards the learner's reward at the end of its game (UECda points - 3),
-less the value head's estimate. Nothing but dhm, numpy and torch (Debian: python3-torch).
+value head estimates the reward of the game in play. Training has two parts: a warm start, in
+which the network learns to choose as dhm's `policy` player does (its decisions in self-play
+matches: an Env with a dhm.Player on every seat), then advantage actor-critic (A2C) in a
+VecEnv: n matches side by side, the learner as player 0, the other seats dhm's `simple` and
+`policy` players acting in C; each decision is pushed towards the learner's reward at the end
+of its game (UECda points - 3), less the value head's estimate. Nothing but dhm, numpy and
+torch (Debian: python3-torch).
 
-    python3 torch_agent.py train --minutes 10 --out agent.pt        # 2 cores
+    python3 torch_agent.py train --out agent.pt                      # 2 cores
     python3 torch_agent.py eval --weights agent.pt --games 2000 --opponents simple
     python3 -m dhm.uecda --agent torch_agent.py:TorchAgent --arg weights=agent.pt -p 42485
 """
@@ -71,17 +74,28 @@ class Net(nn.Module):
         nn.init.normal_(self.act.weight, std=0.05)
         nn.init.zeros_(self.act_bias.weight)
 
-    def forward(self, obs, legal, nlegal):
+    def action_vectors(self):
+        """Every action's vector (NUM_ACTIONS x k): computed once a forward pass while
+        training, once and for all when playing (eval mode)."""
+        if not self.training and getattr(self, "_vectors", None) is not None:
+            return self._vectors
+        vec = self.act.weight + self.feat_proj(self.feat)
+        if not self.training:
+            self._vectors = vec.detach()
+        return vec
+
+    def forward(self, obs, legal, nlegal, vectors=None):
         """obs: int8[B, OBS_SIZE]; legal: int64[B, L] (each row's legal actions, padded);
-        nlegal: int64[B]. Returns logits[B, L] (padding: -1e9) and value[B]."""
+        nlegal: int64[B]; vectors: action_vectors() when the caller has them. Returns
+        logits[B, L] (padding: -1e9) and value[B]."""
         rows, cols = obs.nonzero(as_tuple=True)
         counts = torch.bincount(rows, minlength=obs.shape[0])
         offsets = torch.cumsum(counts, 0) - counts
         h = torch.relu(self.inp(cols, offsets, per_sample_weights=obs[rows, cols].float()) + self.b0)
         h = torch.relu(self.l1(h))
         z = self.q(h)
-        vec = self.act(legal) + self.feat_proj(self.feat[legal])
-        logits = (vec * z[:, None, :]).sum(-1) + self.act_bias(legal).squeeze(-1)
+        vec = self.action_vectors() if vectors is None else vectors
+        logits = (vec[legal] * z[:, None, :]).sum(-1) + self.act_bias(legal).squeeze(-1)
         pad = torch.arange(legal.shape[1])[None, :] >= nlegal[:, None]
         return logits.masked_fill(pad, -1e9), self.v(h).squeeze(-1)
 
@@ -125,11 +139,65 @@ class TorchAgent:
         return int(self.act_batch(observation["observation"][None], observation["action_mask"][None])[0])
 
 
+def pad(rows):
+    """Lists of legal actions -> (int64[B, L] padded with 0, nlegal[B])."""
+    n = torch.tensor([len(r) for r in rows])
+    out = torch.zeros(len(rows), int(n.max()), dtype=torch.int64)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = torch.as_tensor(r)
+    return out, n
+
+
+def imitate(net, opt, args):
+    """The warm start: the network learns to choose as dhm's `policy` player does, from that
+    player's decisions in self-play matches (an Env with a dhm.Player on every seat)."""
+    t0 = time.perf_counter()
+    env = dhm.Env(seed=args.seed + 1000, mode="match", games=100)
+    players = [dhm.Player(args.teacher, seed=dhm.player_seed(args.seed + 1000, p)) for p in range(5)]
+    obs, legal, target = [], [], []
+    env.reset()
+    while len(obs) < args.imitate:
+        for _ in env.agent_iter():
+            o, r, term, trunc, info = env.last()
+            if term:
+                env.step(None)
+                continue
+            a = players[env.actor].act(env)
+            moves = env.legal_actions()
+            if len(moves) > 1:
+                obs.append(o["observation"])
+                legal.append(moves)
+                target.append(moves.index(a))
+            env.step(a)
+        env.reset()
+    obs, target = torch.from_numpy(np.stack(obs)), torch.tensor(target)
+    gen = torch.Generator().manual_seed(args.seed)
+    for epoch in range(args.imitate_epochs):
+        order = torch.randperm(len(obs), generator=gen)
+        right = 0
+        for b in range(0, len(obs), 512):
+            idx = order[b:b + 512]
+            lg, n = pad([legal[i] for i in idx])
+            logits, _ = net(obs[idx], lg, n)
+            loss = nn.functional.cross_entropy(logits, target[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            right += int((logits.argmax(-1) == target[idx]).sum())
+        print("imitate: epoch %d, %d decisions of %s, %.1f%% chosen as it chose, %.1f min"
+              % (epoch + 1, len(obs), args.teacher, 100 * right / len(obs), (time.perf_counter() - t0) / 60),
+              file=sys.stderr, flush=True)
+
+
 def train(args):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     net = Net(args.hidden, args.k)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    c_start = time.process_time()
+    t_start = time.perf_counter()
+    if args.imitate:
+        imitate(net, opt, args)
     opponents = args.opponents.split(",")
     if len(opponents) == 1:
         opponents *= 4
@@ -141,14 +209,16 @@ def train(args):
     steps = games = it = 0
     recent = []
     deadline = t0 + 60 * args.minutes
-    while time.perf_counter() < deadline:
+    while steps < args.steps and time.perf_counter() < deadline:
         batch, rew_b, over_b = [], [], []
+        with torch.no_grad():
+            vectors = net.action_vectors()  # the weights do not change during a rollout
         for _ in range(args.rollout):
             obs = torch.from_numpy(env.observation.copy())
             nlegal = torch.from_numpy(env.num_legal.astype(np.int64))
             legal = torch.from_numpy(env.legal[:, :int(nlegal.max())].astype(np.int64))
             with torch.no_grad():
-                logits, _ = net(obs, legal, nlegal)
+                logits, _ = net(obs, legal, nlegal, vectors)
                 pick = torch.multinomial(torch.softmax(logits, -1), 1)
             env.step(legal.gather(1, pick).squeeze(1).numpy())
             batch.append((obs, legal, nlegal, pick.squeeze(1)))
@@ -163,7 +233,7 @@ def train(args):
         with torch.no_grad():
             nl = torch.from_numpy(env.num_legal.astype(np.int64))
             _, g = net(torch.from_numpy(env.observation.copy()),
-                       torch.from_numpy(env.legal[:, :int(nl.max())].astype(np.int64)), nl)
+                       torch.from_numpy(env.legal[:, :int(nl.max())].astype(np.int64)), nl, vectors)
         returns = []
         for r, over in zip(reversed(rew_b), reversed(over_b)):
             g = r + torch.where(over, torch.zeros_like(g), g)
@@ -186,19 +256,22 @@ def train(args):
         nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
         it += 1
-        if it % 20 == 0:
+        if it % 100 == 0:
             el = time.perf_counter() - t0
+            eta = min((args.steps - steps) / (steps / el), deadline - time.perf_counter())
             print("train: %5.1f min, %d learner steps (%.0f/s), %d games, mean points of the last %d games %.3f, "
-                  "entropy %.2f" % (el / 60, steps, steps / el, games, len(recent[-5000:]),
-                                    float(np.mean(recent[-5000:])) if recent else 0, float(entropy)),
+                  "entropy %.2f, ETA %.1f min" % (el / 60, steps, steps / el, games, len(recent[-5000:]),
+                                                  float(np.mean(recent[-5000:])) if recent else 0, float(entropy),
+                                                  eta / 60),
                   file=sys.stderr, flush=True)
-    el, cpu = time.perf_counter() - t0, time.process_time() - c0
+    el, cpu = time.perf_counter() - t_start, time.process_time() - c_start
     torch.save({"hidden": args.hidden, "k": args.k, "state": net.state_dict(),
                 "trained": {"minutes": el / 60, "cpu_minutes": cpu / 60, "steps": steps, "games": games,
                             "opponents": opponents, "seed": args.seed, "n": args.n, "threads": args.threads}},
                args.out)
-    print("train: %s: %d learner steps, %d games in %.1f min (%.1f CPU min, %d threads) against %s"
-          % (args.out, steps, games, el / 60, cpu / 60, args.threads, ",".join(opponents)))
+    print("train: %s: %d learner steps%s, %d games in %.1f min (%.1f CPU min, %d threads) against %s"
+          % (args.out, steps, "" if steps >= args.steps else " (stopped at --minutes %g)" % args.minutes, games,
+             el / 60, cpu / 60, args.threads, ",".join(opponents)))
 
 
 def evaluate(args):
@@ -213,7 +286,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("train", help="train a network against dhm's players")
-    t.add_argument("--minutes", type=float, default=10, help="training time, wall clock (10)")
+    t.add_argument("--steps", type=int, default=2000000, help="learner steps of actor-critic (2,000,000)")
+    t.add_argument("--minutes", type=float, default=15, help="stop earlier after this long, wall clock (15)")
     t.add_argument("--out", default="agent.pt")
     t.add_argument("--opponents", default="simple,policy,simple,policy",
                    help="one spec, or four for players 1-4 (simple,policy,simple,policy)")
@@ -225,6 +299,10 @@ def main(argv=None):
     t.add_argument("--entropy", type=float, default=0.003)
     t.add_argument("--threads", type=int, default=2, help="threads for torch and for the environment (2)")
     t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--imitate", type=int, default=150000,
+                   help="decisions of the teacher to imitate first (150,000; 0: none, actor-critic from scratch)")
+    t.add_argument("--imitate-epochs", type=int, default=3)
+    t.add_argument("--teacher", default="policy", help="the player imitated (policy)")
     e = sub.add_parser("eval", help="points per game against four of dhm's players (dhm.evaluate)")
     e.add_argument("--weights", default="agent.pt")
     e.add_argument("--opponents", default="simple")

@@ -26,12 +26,14 @@
 typedef struct EnvObject {
     PyObject_HEAD
     DhmEnv *e;
+    /* the agents' state (from live to the end: what clone() copies) */
     int live;                 /* bit p: agent p is still in `agents` */
     int selected;             /* agent_selection, -1 when no agent is left */
     int over;                 /* the episode ended: every live agent terminated */
     float reward[NPLAYERS];   /* rewards of the last step */
     float cum[NPLAYERS];      /* accumulated since each agent last acted */
     int ended;                /* bit p: a game ended since agent p last acted (infos) */
+    int last_over;            /* the last step ended a game (playout gives its classes) */
     int mask_type;            /* NPY_BOOL or NPY_INT8: the action_mask's dtype */
 } EnvObject;
 

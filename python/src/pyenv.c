@@ -205,6 +205,7 @@ static PyObject *Env_reset(EnvObject *self, PyObject *args, PyObject *kw)
     self->live = (1 << NPLAYERS) - 1;
     self->over = 0;
     self->ended = 0;
+    self->last_over = 0;
     memset(self->reward, 0, sizeof self->reward);
     memset(self->cum, 0, sizeof self->cum);
     select_actor(self);
@@ -263,7 +264,8 @@ static PyObject *Env_step(EnvObject *self, PyObject *action)
         return illegal_error(e, (int)a, "");
     self->cum[sel] = 0;
     self->ended &= ~(1 << sel);
-    if (rc & STEP_GAME_OVER)
+    self->last_over = (rc & STEP_GAME_OVER) != 0;
+    if (self->last_over)
         self->ended = (1 << NPLAYERS) - 1;
     for (int p = 0; p < NPLAYERS; p++) {
         self->reward[p] = r[p];
@@ -505,13 +507,9 @@ static EnvObject *env_clone(EnvObject *self)
         return (EnvObject *)PyErr_NoMemory();
     }
     env_copy(c->e, self->e);
-    c->live = self->live;
-    c->selected = self->selected;
-    c->over = self->over;
-    c->ended = self->ended;
-    c->mask_type = self->mask_type;
-    memcpy(c->reward, self->reward, sizeof c->reward);
-    memcpy(c->cum, self->cum, sizeof c->cum);
+    /* the agents' state: every field after e */
+    memcpy((char *)c + offsetof(EnvObject, live), (char *)self + offsetof(EnvObject, live),
+           sizeof *c - offsetof(EnvObject, live));
     return c;
 }
 
@@ -619,10 +617,14 @@ static PyObject *Env_playout(EnvObject *self, PyObject *args, PyObject *kw)
     const uint64_t s = seed_arg(seed, &ok);
     if (!ok)
         return NULL;
-    int cls[NPLAYERS], rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = env_playout(self->e, pol, eps, s, w, cls);
-    Py_END_ALLOW_THREADS
+    int cls[NPLAYERS], rc = 0;
+    if (self->last_over) /* the last step ended the game: its classes (in match mode the next game is on) */
+        memcpy(cls, self->e->last_result, sizeof cls);
+    else {
+        Py_BEGIN_ALLOW_THREADS
+        rc = env_playout(self->e, pol, eps, s, w, cls);
+        Py_END_ALLOW_THREADS
+    }
     if (rc)
         return PyErr_Format(PyExc_RuntimeError, "playout: not during the exchange");
     return ints5(cls);
@@ -663,7 +665,8 @@ static PyMethodDef Env_methods[] = {
      "anew by dhm's sampler (est=uniform, weights, policy[:k=64:beta=0.5]), consistent with its information set"},
     {"playout", (PyCFunction)(void (*)(void))Env_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(policy='simple', seed=None, eps=0.0) -> classes: plays a copy of the game to its end in C\n"
-     "(simple: the simple rule, random moves with probability eps; policy: the learned policy at temperature eps)"},
+     "(simple: the simple rule, random moves with probability eps; policy: the learned policy at temperature eps);\n"
+     "after a step that ended the game, that game's classes"},
     {"state", (PyCFunction)Env_state, METH_NOARGS,
      "state() -> int8[5 * OBS_SIZE]: every player's observation (player_0 first): the global state, hidden cards included"},
     {"_shuffle_hidden", (PyCFunction)Env_shuffle_hidden, METH_O,

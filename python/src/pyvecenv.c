@@ -461,19 +461,20 @@ static PyObject *VecEnv_step(VecEnvObject *self, PyObject *actions)
         return PyErr_Format(PyExc_ValueError, "step: %d actions expected (one per game), got %zd", self->n,
                             (Py_ssize_t)PyArray_DIM(a, 0));
     }
+    if (enter(self)) {
+        Py_DECREF(a);
+        return NULL;
+    }
     const int64_t *act = (const int64_t *)PyArray_DATA(a);
     for (int i = 0; i < self->n; i++) /* every action checked before any game moves */
         if (act[i] < 0 || act[i] >= NUM_ACTIONS || !env_is_legal(&self->envs[i], (int)act[i])) {
             char where[32];
             snprintf(where, sizeof where, "game %d: ", i);
             illegal_error(&self->envs[i], act[i] < 0 || act[i] >= NUM_ACTIONS ? -1 : (int)act[i], where);
+            self->busy = 0;
             Py_DECREF(a);
             return NULL;
         }
-    if (enter(self)) {
-        Py_DECREF(a);
-        return NULL;
-    }
     self->act = act;
     run_job(self, step_job);
     self->act = NULL;

@@ -137,6 +137,9 @@ def test_search_errors():
     assert e2.phase == "exchange"
     with pytest.raises(RuntimeError, match="not during the exchange"):
         e2.sample_world()
+    assert e2.playout() == e2.result  # right after the step that ended a game: that game's classes
+    e2.step(e2.legal_actions()[0])  # the daifugo gives; the fugo is next
+    assert e2.phase == "exchange"
     with pytest.raises(RuntimeError, match="not during the exchange"):
         e2.playout()
     assert e2.clone().phase == "exchange"
