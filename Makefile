@@ -7,6 +7,7 @@
 #   make fuzz       a short libFuzzer run on the UECda table decoder (clang)
 #   make deps       install the Debian packages dhm needs (when missing)
 #   make MPI=1      build/dhm-mpi with MPICH (make deps-mpi installs it); docs/cluster.md
+#   make deps-torch python3-torch, optional, for the PyTorch example (docs/python.md)
 #   make python     the Python package (and build/dhm): PYTHONPATH=build/python python3 -c 'import dhm'
 #                   for the python3 on PATH when it has numpy and headers, else /usr/bin/python3 (docs/python.md)
 # Variables: CC (gcc or clang), O (build dir), CPUFLAGS (default -march=native), V=1 (make demo: verbose).
@@ -34,7 +35,7 @@ TESTS    = $(TEST_SRC:tests/%.c=$(O)/tests/%)
 BENCHES  = $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 LIB      = $(O)/libdhm.a
 
-.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi clean tests benches mpi python python-tests
+.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi deps-torch clean tests benches mpi python python-tests
 # Every entry point first installs what a fresh Debian 12 machine lacks (tools/deps.sh is a
 # no-op when everything is there), then builds.
 all:
@@ -186,6 +187,11 @@ deps:
 
 deps-mpi:
 	@sh tools/deps.sh --mpi
+
+# Optional: PyTorch (Debian's python3-torch, CPU) for python/examples/torch_agent.py; the tests
+# of that example are skipped without it.
+deps-torch:
+	@sh tools/deps.sh --torch
 
 clean:
 	rm -rf build build-asan build-fuzz build-mpi

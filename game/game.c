@@ -251,9 +251,12 @@ int game_begin(GameMachine *m, Player *const pl[NPLAYERS], const GameSetup *su, 
     m->rng = *rng;
     m->rec = rec;
     m->hooks = hooks;
+    m->observers = 0;
     for (int p = 0; p < NPLAYERS; p++) {
         m->pl[p] = pl ? pl[p] : NULL;
         m->played_by[p] = 0;
+        if (m->pl[p] && m->pl[p]->observe)
+            m->observers |= 1u << p;
     }
     const int classes = deal_and_take(su, &m->rng, rec, m->hand);
     start_views(su, rec, m->hand, m->view);
@@ -363,11 +366,11 @@ static inline int step_move(GameMachine *m, Move mv, uint32_t usec)
     int rc;
     if (m->hooks && (rc = moved(m, &before, p, nout, mv, accepted, ev)) != 0)
         return rc;
-    for (int q = 0; q < NPLAYERS; q++)
-        if (m->pl[q] && m->pl[q]->observe) {
-            view_refresh(&m->view[q], g, rec);
-            m->pl[q]->observe(m->pl[q], &m->view[q], p, mv);
-        }
+    for (unsigned obs = m->observers; obs; obs &= obs - 1) {
+        const int q = __builtin_ctz(obs);
+        view_refresh(&m->view[q], g, rec);
+        m->pl[q]->observe(m->pl[q], &m->view[q], p, mv);
+    }
     if (g->over)
         return end_game(m);
     m->actor = g->turn;
@@ -419,6 +422,7 @@ void game_copy(GameMachine *dst, const GameMachine *src, GameRecord *rec)
     memcpy(rec->illegal, src->rec->illegal, sizeof *rec - offsetof(GameRecord, illegal));
     dst->rec = rec;
     dst->hooks = NULL;
+    dst->observers = 0;
     for (int p = 0; p < NPLAYERS; p++) {
         dst->pl[p] = NULL;
         dst->view[p].plays = rec->plays;

@@ -123,6 +123,7 @@ typedef struct GameMachine {
     GameState g;               /* the game in play (from GAME_PLAY on) */
     Cards hand[NPLAYERS];      /* the hands during the exchange */
     Cards played_by[NPLAYERS]; /* the cards each player played this game */
+    unsigned observers;        /* bit p: pl[p] has an observe callback */
     InfoSet view[NPLAYERS];    /* what each player sees (game_view) */
 } GameMachine;
 

@@ -309,14 +309,15 @@ class VecEnv(_dhm.VecEnv):
     """n games stepped in one call, into preallocated numpy arrays.
 
     VecEnv(n, seed=0, *, mode="game", games=100, seat_change=3, class_reset=None,
-           observations=True, masks=True, learners=None, opponents=None, threads=1,
+           observations=True, masks=True, learners=None, opponents=None, threads=0,
            mask_dtype="bool")
 
     learners: the player numbers whose decisions the arrays hold (default: all five, or [0]
     when opponents are given); opponents: dhm's players on the other seats, acting in C inside
     step(): a spec for all of them ("policy"), one per seat in player order (["simple",
     "policy", "mc:sims=100", "random"]) or {player: spec}. reward[i, j] is learner j's reward.
-    threads: games are shared out over this many threads (the results do not depend on it).
+    threads: games are shared out over this many threads (0, the default: one per CPU this
+    process may use, at most one per 8 games); the results do not depend on it.
     seed: an int (game i's seed derived from it) or n ints (game i's first episode is
     Env(seed[i]) / dhm play --seed seed[i], opponents seeded as dhm play seeds its players).
     """

@@ -93,7 +93,7 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0, threads=1, seat_change=3,
+def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0, threads=0, seat_change=3,
              class_reset=100, progress=True):
     """Plays `agent` against four of dhm's players and measures its points per game.
 
@@ -103,7 +103,7 @@ def evaluate(agent, opponents="simple", games=1000, seed=1, *, matches=1, seat=0
     built-in player spec ("simple", "mc:sims=100"), played in C.
     opponents: a spec for all four ("policy"), or four specs for the other seats in player order.
     games: in all, split into `matches` matches of games / matches games each, played side by
-    side (threads: C threads for the opponents). Match k is `dhm play --players ... --games
+    side (threads: C threads for the opponents; 0: VecEnv's default). Match k is `dhm play --players ... --games
     games/matches --seed seed+k` with the agent as player `seat`: the same games, so a built-in
     agent gets exactly the command's points. A progress line goes to stderr once the run takes
     more than 2 s (progress=False: none). Returns an Evaluation.

@@ -169,6 +169,8 @@ def imitate(net, opt, args):
                 legal.append(moves)
                 target.append(moves.index(a))
             env.step(a)
+            if len(obs) >= args.imitate:
+                break
         env.reset()
     obs, target = torch.from_numpy(np.stack(obs)), torch.tensor(target)
     gen = torch.Generator().manual_seed(args.seed)
@@ -189,6 +191,11 @@ def imitate(net, opt, args):
               file=sys.stderr, flush=True)
 
 
+def save(net, args, path, how):
+    torch.save({"hidden": args.hidden, "k": args.k, "state": net.state_dict(),
+                "trained": dict(how, seed=args.seed, n=args.n, threads=args.threads)}, path)
+
+
 def train(args):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -198,6 +205,9 @@ def train(args):
     t_start = time.perf_counter()
     if args.imitate:
         imitate(net, opt, args)
+        if args.warm_out:
+            save(net, args, args.warm_out, {"imitated": args.imitate})
+        opt = torch.optim.Adam(net.parameters(), lr=args.lr_rl)  # gentler: keep what was imitated
     opponents = args.opponents.split(",")
     if len(opponents) == 1:
         opponents *= 4
@@ -208,9 +218,9 @@ def train(args):
     c0 = time.process_time()
     steps = games = it = 0
     recent = []
-    deadline = t0 + 60 * args.minutes
+    deadline = t_start + 60 * args.minutes  # the whole training, the warm start included
     while steps < args.steps and time.perf_counter() < deadline:
-        batch, rew_b, over_b = [], [], []
+        batch, rew_b, over_b, val_b = [], [], [], []
         with torch.no_grad():
             vectors = net.action_vectors()  # the weights do not change during a rollout
         for _ in range(args.rollout):
@@ -218,8 +228,9 @@ def train(args):
             nlegal = torch.from_numpy(env.num_legal.astype(np.int64))
             legal = torch.from_numpy(env.legal[:, :int(nlegal.max())].astype(np.int64))
             with torch.no_grad():
-                logits, _ = net(obs, legal, nlegal, vectors)
+                logits, v = net(obs, legal, nlegal, vectors)
                 pick = torch.multinomial(torch.softmax(logits, -1), 1)
+            val_b.append(v)
             env.step(legal.gather(1, pick).squeeze(1).numpy())
             batch.append((obs, legal, nlegal, pick.squeeze(1)))
             rew_b.append(torch.from_numpy(env.reward[:, 0].copy()))
@@ -228,17 +239,21 @@ def train(args):
             games += int(ended.sum())
             recent += (env.reward[ended, 0] + 3).tolist()
         steps += args.rollout * args.n
-        # returns: the reward at the end of each game, the value of the last state where the
-        # rollout cuts a game short (gamma = 1 within a game, nothing carried across games)
+        # advantages by GAE (gamma = 1 within a game, nothing carried across games; the value of
+        # the state after the rollout where it cuts a game short)
         with torch.no_grad():
             nl = torch.from_numpy(env.num_legal.astype(np.int64))
-            _, g = net(torch.from_numpy(env.observation.copy()),
-                       torch.from_numpy(env.legal[:, :int(nl.max())].astype(np.int64)), nl, vectors)
-        returns = []
-        for r, over in zip(reversed(rew_b), reversed(over_b)):
-            g = r + torch.where(over, torch.zeros_like(g), g)
-            returns.append(g)
-        returns = torch.stack(returns[::-1]).reshape(-1)
+            _, v_next = net(torch.from_numpy(env.observation.copy()),
+                            torch.from_numpy(env.legal[:, :int(nl.max())].astype(np.int64)), nl, vectors)
+        advs, a_next = [], torch.zeros(args.n)
+        for r, over, v in zip(reversed(rew_b), reversed(over_b), reversed(val_b)):
+            keep = (~over).float()
+            a_next = r + keep * v_next - v + keep * args.gae * a_next
+            advs.append(a_next)
+            v_next = v
+        adv = torch.stack(advs[::-1]).reshape(-1)
+        returns = adv + torch.cat(val_b)
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         width = max(b[1].shape[1] for b in batch)
         obs = torch.cat([b[0] for b in batch])
         legal = torch.cat([nn.functional.pad(b[1], (0, width - b[1].shape[1])) for b in batch])
@@ -246,7 +261,6 @@ def train(args):
         act = torch.cat([b[3] for b in batch])
         logits, value = net(obs, legal, nlegal)
         logp = torch.log_softmax(logits, -1)
-        adv = returns - value.detach()
         pg = -(logp.gather(1, act[:, None]).squeeze(1) * adv).mean()
         p = logp.exp()
         entropy = -(p * logp.clamp(min=-30)).sum(-1).mean()
@@ -265,10 +279,8 @@ def train(args):
                                                   eta / 60),
                   file=sys.stderr, flush=True)
     el, cpu = time.perf_counter() - t_start, time.process_time() - c_start
-    torch.save({"hidden": args.hidden, "k": args.k, "state": net.state_dict(),
-                "trained": {"minutes": el / 60, "cpu_minutes": cpu / 60, "steps": steps, "games": games,
-                            "opponents": opponents, "seed": args.seed, "n": args.n, "threads": args.threads}},
-               args.out)
+    save(net, args, args.out, {"minutes": el / 60, "cpu_minutes": cpu / 60, "steps": steps, "games": games,
+                               "opponents": opponents, "imitated": args.imitate})
     print("train: %s: %d learner steps%s, %d games in %.1f min (%.1f CPU min, %d threads) against %s"
           % (args.out, steps, "" if steps >= args.steps else " (stopped at --minutes %g)" % args.minutes, games,
              el / 60, cpu / 60, args.threads, ",".join(opponents)))
@@ -287,7 +299,8 @@ def main(argv=None):
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("train", help="train a network against dhm's players")
     t.add_argument("--steps", type=int, default=2000000, help="learner steps of actor-critic (2,000,000)")
-    t.add_argument("--minutes", type=float, default=15, help="stop earlier after this long, wall clock (15)")
+    t.add_argument("--minutes", type=float, default=15,
+                   help="stop earlier when the whole training has taken this long, wall clock (15)")
     t.add_argument("--out", default="agent.pt")
     t.add_argument("--opponents", default="simple,policy,simple,policy",
                    help="one spec, or four for players 1-4 (simple,policy,simple,policy)")
@@ -295,7 +308,9 @@ def main(argv=None):
     t.add_argument("--rollout", type=int, default=8, help="steps per update (8)")
     t.add_argument("--hidden", type=int, default=128)
     t.add_argument("--k", type=int, default=32, help="size of the action vectors (32)")
-    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--lr", type=float, default=1e-3, help="the warm start's learning rate (1e-3)")
+    t.add_argument("--lr-rl", type=float, default=1e-4, help="actor-critic's after a warm start (1e-4)")
+    t.add_argument("--gae", type=float, default=0.95, help="GAE's lambda (0.95)")
     t.add_argument("--entropy", type=float, default=0.003)
     t.add_argument("--threads", type=int, default=2, help="threads for torch and for the environment (2)")
     t.add_argument("--seed", type=int, default=1)
@@ -303,6 +318,7 @@ def main(argv=None):
                    help="decisions of the teacher to imitate first (150,000; 0: none, actor-critic from scratch)")
     t.add_argument("--imitate-epochs", type=int, default=3)
     t.add_argument("--teacher", default="policy", help="the player imitated (policy)")
+    t.add_argument("--warm-out", help="also save the network after the warm start here")
     e = sub.add_parser("eval", help="points per game against four of dhm's players (dhm.evaluate)")
     e.add_argument("--weights", default="agent.pt")
     e.add_argument("--opponents", default="simple")

@@ -9,6 +9,7 @@
  * and frees them in its dealloc. One step at a time: a second caller gets a RuntimeError. */
 #include "pydhm.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -265,7 +266,7 @@ static int VecEnv_init(VecEnvObject *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"n",           "seed",     "mode",      "games",   "seat_change", "class_reset",
                              "observations", "masks",   "learners",  "opponents", "threads",   "mask_dtype", NULL};
-    int n, games = 100, seat_change = 3, class_reset = -1, want_obs = 1, want_mask = 1, single, reset, threads = 1;
+    int n, games = 100, seat_change = 3, class_reset = -1, want_obs = 1, want_mask = 1, single, reset, threads = 0;
     PyObject *seed = NULL, *learners = NULL, *opponents = NULL;
     const char *mode = "game", *mask_dtype = "bool";
     if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O$siiippOOis", kwlist, &n, &seed, &mode, &games, &seat_change,
@@ -279,9 +280,17 @@ static int VecEnv_init(VecEnvObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "VecEnv: n from 1 to 1048576");
         return -1;
     }
-    if (threads < 1 || threads > 256) {
-        PyErr_SetString(PyExc_ValueError, "VecEnv: threads from 1 to 256");
+    if (threads < 0 || threads > 256) {
+        PyErr_SetString(PyExc_ValueError, "VecEnv: threads from 1 to 256 (0: one per CPU this process may use)");
         return -1;
+    }
+    if (threads == 0) { /* one per CPU we may run on, and no more than there are blocks of games */
+        cpu_set_t set;
+        threads = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+        if (threads > (n + BLOCK - 1) / BLOCK)
+            threads = (n + BLOCK - 1) / BLOCK;
+        if (threads > 256)
+            threads = 256;
     }
     int mask_type = !strcmp(mask_dtype, "bool") ? NPY_BOOL : !strcmp(mask_dtype, "int8") ? NPY_INT8 : -1;
     if (mask_type < 0) {
@@ -580,7 +589,7 @@ PyTypeObject VecEnvType = {
     .tp_dealloc = (destructor)VecEnv_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "VecEnv(n, seed=0, *, mode='game', games=100, seat_change=3, class_reset=None, observations=True, "
-              "masks=True, learners=None, opponents=None, threads=1, mask_dtype='bool')",
+              "masks=True, learners=None, opponents=None, threads=0, mask_dtype='bool')",
     .tp_methods = VecEnv_methods,
     .tp_getset = VecEnv_getset,
     .tp_init = (initproc)VecEnv_init,

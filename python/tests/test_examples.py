@@ -37,8 +37,8 @@ def test_ismc_agent_is_short_legal_and_seeded():
 def test_torch_agent_trains_saves_loads_and_plays(tmp_path, dhm_bin):
     pytest.importorskip("torch", reason="python3-torch is not installed (an optional package for this example)")
     out = tmp_path / "agent.pt"
-    run([PYTHON, str(EXAMPLES / "torch_agent.py"), "train", "--steps", "320", "--imitate", "500", "--imitate-epochs", "1", "--n", "8", "--rollout", "4",
-         "--threads", "1", "--out", str(out)], env=python_env(), timeout=300)
+    run([PYTHON, str(EXAMPLES / "torch_agent.py"), "train", "--steps", "320", "--imitate", "500", "--imitate-epochs",
+         "1", "--n", "8", "--rollout", "4", "--threads", "1", "--out", str(out)], env=python_env(), timeout=300)
     ta = load("torch_agent")
     agent = ta.TorchAgent(str(out))
     ev = dhm.evaluate(agent, "simple", games=200, seed=3, matches=2)

@@ -56,7 +56,8 @@ def test_evaluate_other_seats_batches_and_errors(dhm_bin):
     ev2 = dhm.evaluate(Batched(), "policy", 400, 1, matches=4)
     ev1 = dhm.evaluate(dhm.agents.SimpleAgent(), "policy", 400, 1, matches=4)
     assert ev2.points == ev1.points and Batched.calls < ev2.decisions
-    assert "batch means over 4 class periods" in ev2.se_kind and ev2.se > 0 and str(ev2).startswith("%.3f ± " % ev2.points)
+    assert "batch means over 4 class periods" in ev2.se_kind and ev2.se > 0
+    assert str(ev2).startswith("%.3f ± " % ev2.points)
     small = dhm.evaluate("simple", "simple", 50, 1)
     assert "over games, taken as independent" in small.se_kind
     for kw, msg in [({"games": 100, "matches": 3}, "multiple of matches"), ({"opponents": ["simple"] * 3}, "four"),

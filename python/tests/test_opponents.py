@@ -68,7 +68,7 @@ def test_opponent_seats_and_errors():
                     ({"learners": [], "opponents": "simple"}, "at least one seat"),
                     ({"learners": [0], "opponents": {0: "simple"}}, "both a learner and an opponent"),
                     ({"learners": [0]}, "neither a learner nor given an opponent"),
-                    ({"threads": 0}, "threads from 1"),
+                    ({"threads": -1}, "threads from 1 to 256"),
                     ({"mask_dtype": "float"}, "mask_dtype")]:
         with pytest.raises(ValueError, match=msg):
             dhm.VecEnv(2, **kw)
@@ -78,8 +78,8 @@ def test_opponent_seats_and_errors():
 def test_threads_change_nothing(spec):
     """The same games, arrays and rewards with 1, 2 and 3 threads (and n not a multiple of the
     blocks threads take)."""
-    runs = [digest(dhm.VecEnv(37, seed=9, mode="match", games=3, opponents=spec, threads=t), 150 if "mc" in spec else 400)
-            for t in (1, 2, 3)]
+    steps = 150 if "mc" in spec else 400
+    runs = [digest(dhm.VecEnv(37, seed=9, mode="match", games=3, opponents=spec, threads=t), steps) for t in (1, 2, 3)]
     assert runs[0] == runs[1] == runs[2]
     assert dhm.VecEnv(4, threads=2).threads == 2
 

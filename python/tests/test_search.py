@@ -51,7 +51,8 @@ def test_clone_equals_the_original_under_the_same_actions(mode):
                     assert c.agent_selection == env.agent_selection and c.rewards == env.rewards
                     assert c.infos == env.infos and c.game_record() == env.game_record()
                     if env.agents:
-                        assert (c.observe(c.agent_selection)["observation"] == env.observe(env.agent_selection)["observation"]).all()
+                        o1 = c.observe(c.agent_selection)["observation"]
+                        assert (o1 == env.observe(env.agent_selection)["observation"]).all()
             else:
                 random_step(env, np.random.default_rng(rng.randrange(1000)))
     assert clones > 3
