@@ -150,11 +150,12 @@ def pad(rows):
 
 def imitate(net, opt, args):
     """The warm start: the network learns to choose as dhm's `policy` player does, from that
-    player's decisions in self-play matches (an Env with a dhm.Player on every seat)."""
+    player's decisions in self-play matches (an Env with a dhm.Player on every seat), and its
+    value head learns the reward each decision's game brought its player."""
     t0 = time.perf_counter()
     env = dhm.Env(seed=args.seed + 1000, mode="match", games=100)
     players = [dhm.Player(args.teacher, seed=dhm.player_seed(args.seed + 1000, p)) for p in range(5)]
-    obs, legal, target = [], [], []
+    obs, legal, target, value, who = [], [], [], [], []  # who: the player of each decision of the game in play
     env.reset()
     while len(obs) < args.imitate:
         for _ in env.agent_iter():
@@ -168,11 +169,19 @@ def imitate(net, opt, args):
                 obs.append(o["observation"])
                 legal.append(moves)
                 target.append(moves.index(a))
+                value.append(0.0)
+                who.append((len(obs) - 1, env.actor))
+            done = env.games_done
             env.step(a)
+            if env.games_done != done or not env.agents or env.terminations[env.agent_selection]:
+                for i, p in who:  # the game is over: its reward for each decision's player
+                    value[i] = 2.0 - env.result[p]
+                who = []
             if len(obs) >= args.imitate:
                 break
         env.reset()
-    obs, target = torch.from_numpy(np.stack(obs)), torch.tensor(target)
+        who = []
+    obs, target, value = torch.from_numpy(np.stack(obs)), torch.tensor(target), torch.tensor(value)
     gen = torch.Generator().manual_seed(args.seed)
     for epoch in range(args.imitate_epochs):
         order = torch.randperm(len(obs), generator=gen)
@@ -180,8 +189,8 @@ def imitate(net, opt, args):
         for b in range(0, len(obs), 512):
             idx = order[b:b + 512]
             lg, n = pad([legal[i] for i in idx])
-            logits, _ = net(obs[idx], lg, n)
-            loss = nn.functional.cross_entropy(logits, target[idx])
+            logits, v = net(obs[idx], lg, n)
+            loss = nn.functional.cross_entropy(logits, target[idx]) + 0.5 * ((v - value[idx]) ** 2).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -200,7 +209,12 @@ def train(args):
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     net = Net(args.hidden, args.k)
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    if args.init:  # go on from a saved network (its shape wins over --hidden and --k)
+        saved = torch.load(args.init, map_location="cpu")
+        args.hidden, args.k = saved["hidden"], saved["k"]
+        net = Net(args.hidden, args.k)
+        net.load_state_dict(saved["state"])
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr if args.imitate else args.lr_rl if args.init else args.lr)
     c_start = time.process_time()
     t_start = time.perf_counter()
     if args.imitate:
@@ -309,7 +323,7 @@ def main(argv=None):
     t.add_argument("--hidden", type=int, default=128)
     t.add_argument("--k", type=int, default=32, help="size of the action vectors (32)")
     t.add_argument("--lr", type=float, default=1e-3, help="the warm start's learning rate (1e-3)")
-    t.add_argument("--lr-rl", type=float, default=1e-4, help="actor-critic's after a warm start (1e-4)")
+    t.add_argument("--lr-rl", type=float, default=3e-5, help="actor-critic's after a warm start (3e-5)")
     t.add_argument("--gae", type=float, default=0.95, help="GAE's lambda (0.95)")
     t.add_argument("--entropy", type=float, default=0.003)
     t.add_argument("--threads", type=int, default=2, help="threads for torch and for the environment (2)")
@@ -319,6 +333,7 @@ def main(argv=None):
     t.add_argument("--imitate-epochs", type=int, default=3)
     t.add_argument("--teacher", default="policy", help="the player imitated (policy)")
     t.add_argument("--warm-out", help="also save the network after the warm start here")
+    t.add_argument("--init", help="start from this saved network (with --imitate 0: actor-critic only)")
     e = sub.add_parser("eval", help="points per game against four of dhm's players (dhm.evaluate)")
     e.add_argument("--weights", default="agent.pt")
     e.add_argument("--opponents", default="simple")
