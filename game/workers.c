@@ -78,11 +78,10 @@ struct WorkerPool {
     int n;                        /* threads, the caller included */
     pthread_t th[WORKERS_MAX];
     pthread_mutex_t mu;
-    pthread_cond_t go, done;
-    long job;                     /* jobs handed out so far; a worker runs each once */
-    int pending;                  /* workers still in the current job */
+    pthread_cond_t go;
+    long job;                     /* the job in progress (the caller's number) */
     int quit;
-    void (*fn)(void *arg, int k);
+    WorkerJobFn fn;
     void *arg;
 };
 
@@ -97,19 +96,20 @@ static void *pool_member(void *p)
     WorkerPool *pool = seat->pool;
     const int k = seat->k;
     free(seat);
-    long seen = 0;
     pthread_mutex_lock(&pool->mu);
+    long seen = pool->job;
     for (;;) {
         while (!pool->quit && pool->job == seen)
             pthread_cond_wait(&pool->go, &pool->mu);
         if (pool->quit)
             break;
+        /* the job, its function and argument, as one: a later job may be posted meanwhile */
         seen = pool->job;
+        WorkerJobFn fn = pool->fn;
+        void *arg = pool->arg;
         pthread_mutex_unlock(&pool->mu);
-        pool->fn(pool->arg, k);
+        fn(arg, k, seen);
         pthread_mutex_lock(&pool->mu);
-        if (--pool->pending == 0)
-            pthread_cond_signal(&pool->done);
     }
     pthread_mutex_unlock(&pool->mu);
     return NULL;
@@ -123,7 +123,6 @@ WorkerPool *workers_pool_new(int n)
         return NULL;
     pthread_mutex_init(&pool->mu, NULL);
     pthread_cond_init(&pool->go, NULL);
-    pthread_cond_init(&pool->done, NULL);
     pool->n = 1;
     for (int k = 1; k < n; k++) {
         PoolSeat *seat = malloc(sizeof *seat);
@@ -143,24 +142,17 @@ WorkerPool *workers_pool_new(int n)
     return pool;
 }
 
-void workers_pool_run(WorkerPool *pool, void (*fn)(void *arg, int k), void *arg)
+void workers_pool_run(WorkerPool *pool, WorkerJobFn fn, void *arg, long job)
 {
-    if (!pool || pool->n == 1) {
-        fn(arg, 0);
-        return;
+    if (pool && pool->n > 1) {
+        pthread_mutex_lock(&pool->mu);
+        pool->fn = fn;
+        pool->arg = arg;
+        pool->job = job;
+        pthread_cond_broadcast(&pool->go);
+        pthread_mutex_unlock(&pool->mu);
     }
-    pthread_mutex_lock(&pool->mu);
-    pool->fn = fn;
-    pool->arg = arg;
-    pool->pending = pool->n - 1;
-    pool->job++;
-    pthread_cond_broadcast(&pool->go);
-    pthread_mutex_unlock(&pool->mu);
-    fn(arg, 0);
-    pthread_mutex_lock(&pool->mu);
-    while (pool->pending > 0)
-        pthread_cond_wait(&pool->done, &pool->mu);
-    pthread_mutex_unlock(&pool->mu);
+    fn(arg, 0, job);
 }
 
 int workers_pool_size(const WorkerPool *pool) { return pool ? pool->n : 1; }
@@ -176,7 +168,6 @@ void workers_pool_free(WorkerPool *pool)
     for (int k = 1; k < pool->n; k++)
         pthread_join(pool->th[k], NULL);
     pthread_cond_destroy(&pool->go);
-    pthread_cond_destroy(&pool->done);
     pthread_mutex_destroy(&pool->mu);
     free(pool);
 }

@@ -11,6 +11,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "game/workers.h"
@@ -31,10 +32,12 @@ typedef struct VecEnvObject {
     uint64_t *seeds;            /* explicit per-game seeds, or NULL (derived from seed) */
     int started, busy;
     WorkerPool *pool;
-    /* the job in progress (step or reset) */
+    /* the job in progress (step or reset): its number, and the claims on its games */
     const int64_t *act;
     int reseed;
-    atomic_int next;
+    long job;
+    _Atomic uint64_t claim;     /* job << 32 | the next game not claimed */
+    atomic_int finished;        /* games of the job done */
     PyArrayObject *obs, *mask, *legal, *nlegal, *actor, *actor_index, *reward, *done, *game_over, *result;
 } VecEnvObject;
 
@@ -362,35 +365,53 @@ static void vec_clear_mask(VecEnvObject *self, int i)
         m[e->legal[k]] = 0;
 }
 
-/* The games of one job, BLOCK at a time, to whichever thread asks first. */
-static int next_block(VecEnvObject *self)
+/* The games of job `job`, BLOCK at a time, to whichever thread asks first; -1 when none is
+ * left, or when the job is over (a helper that woke late). */
+static int next_block(VecEnvObject *self, long job)
 {
-    int b = atomic_fetch_add(&self->next, BLOCK);
-    return b < self->n ? b : -1;
+    uint64_t cur = atomic_load(&self->claim);
+    for (;;) {
+        const int b = (int)(cur & 0xffffffffu);
+        if ((cur >> 32) != ((uint64_t)job & 0xffffffffu) || b >= self->n)
+            return -1;
+        if (atomic_compare_exchange_weak(&self->claim, &cur, cur + BLOCK))
+            return b;
+    }
 }
 
-static void reset_job(void *arg, int k)
+/* A block done; the caller (k = 0), out of blocks, waits for the helpers' claimed ones. */
+static void block_done(VecEnvObject *self, int b)
 {
-    (void)k;
+    atomic_fetch_add(&self->finished, b + BLOCK <= self->n ? BLOCK : self->n - b);
+}
+
+static void wait_job(VecEnvObject *self, int k)
+{
+    while (k == 0 && atomic_load(&self->finished) < self->n)
+        sched_yield();
+}
+
+static void reset_job(void *arg, int k, long job)
+{
     VecEnvObject *self = arg;
     char err[64];
-    for (int b; (b = next_block(self)) >= 0;)
+    for (int b; (b = next_block(self, job)) >= 0; block_done(self, b))
         for (int i = b; i < b + BLOCK && i < self->n; i++) {
             vec_clear_mask(self, i);
             env_reset(&self->envs[i], self->reseed, game_seed(self, i), NULL, err, sizeof err);
             vec_write(self, i);
         }
+    wait_job(self, k);
 }
 
-static void step_job(void *arg, int k)
+static void step_job(void *arg, int k, long job)
 {
-    (void)k;
     VecEnvObject *self = arg;
     float *rew = (float *)PyArray_DATA(self->reward);
     npy_bool *done = (npy_bool *)PyArray_DATA(self->done), *gover = (npy_bool *)PyArray_DATA(self->game_over);
     int8_t *res = (int8_t *)PyArray_DATA(self->result);
     char err[64];
-    for (int b; (b = next_block(self)) >= 0;)
+    for (int b; (b = next_block(self, job)) >= 0; block_done(self, b))
         for (int i = b; i < b + BLOCK && i < self->n; i++) {
             DhmEnv *e = &self->envs[i];
             float r[NPLAYERS] = {0, 0, 0, 0, 0};
@@ -406,14 +427,17 @@ static void step_job(void *arg, int k)
                 env_reset(e, 0, 0, NULL, err, sizeof err);
             vec_write(self, i);
         }
+    wait_job(self, k);
 }
 
-/* Runs a job over every game, the GIL released. */
-static void run_job(VecEnvObject *self, void (*job)(void *, int))
+/* Runs a job over every game, the GIL released: it returns when every game is done. */
+static void run_job(VecEnvObject *self, WorkerJobFn fn)
 {
-    atomic_store(&self->next, 0);
+    const long job = ++self->job;
+    atomic_store(&self->finished, 0);
+    atomic_store(&self->claim, ((uint64_t)job & 0xffffffffu) << 32);
     Py_BEGIN_ALLOW_THREADS
-    workers_pool_run(self->pool, job, self);
+    workers_pool_run(self->pool, fn, self, job);
     Py_END_ALLOW_THREADS
 }
 
