@@ -22,7 +22,8 @@ int workers_next(pthread_mutex_t *mu, int *next, int n);
  * and the caller never waits for one that does not. So fn shares its work out itself (the
  * callers claim pieces) and the caller's call waits until every claimed piece is done; job (a
  * number the caller increases with every job) lets a helper that wakes late see that the job it
- * was woken for is over and claim nothing of the next. One caller at a time. workers_pool_new
+ * was woken for is over and claim nothing of the next; arg must stay valid until
+ * workers_pool_free, since such a helper may still look at it. One caller at a time. workers_pool_new
  * returns NULL when no thread can be started (then, as with n = 1, the caller does it all). */
 typedef struct WorkerPool WorkerPool;
 typedef void (*WorkerJobFn)(void *arg, int k, long job);
