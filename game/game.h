@@ -107,7 +107,7 @@ typedef struct GameHooks {
  *                                : game_move(&m, my_move(game_view(&m, m.actor)), 0);
  *   // rec.result: the classes reached
  *
- * The machine is plain memory (832 bytes) and allocates nothing; the record (about 18 KB)
+ * The machine is plain memory (840 bytes) and allocates nothing; the record (about 18 KB)
  * is the caller's and must outlive the game, as must the Players and the hooks. */
 enum { GAME_EXCHANGE = 1, GAME_PLAY = 2, GAME_OVER = 3 };
 
