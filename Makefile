@@ -7,7 +7,9 @@
 #   make fuzz       short libFuzzer runs on every reader of untrusted bytes (clang; tools/fuzz.mk)
 #   make deps       install the Debian packages dhm needs (when missing)
 #   make MPI=1      build/dhm-mpi with MPICH (make deps-mpi installs it); docs/cluster.md
-#   make python     the Python package: PYTHONPATH=build/python python3 -c 'import dhm' (docs/python.md)
+#   make deps-torch python3-torch, optional, for the PyTorch example (docs/python.md)
+#   make python     the Python package (and build/dhm): PYTHONPATH=build/python python3 -c 'import dhm'
+#                   for the python3 on PATH when it has numpy and headers, else /usr/bin/python3 (docs/python.md)
 # Variables: CC (gcc or clang), O (build dir), CPUFLAGS (default -march=native), V=1 (make demo: verbose).
 
 CC       ?= cc
@@ -33,7 +35,7 @@ TESTS    = $(TEST_SRC:tests/%.c=$(O)/tests/%)
 BENCHES  = $(BENCH_SRC:bench/%.c=$(O)/bench/%)
 LIB      = $(O)/libdhm.a
 
-.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi clean tests benches mpi python python-tests
+.PHONY: all build check run-tests asan bench demo fuzz deps deps-mpi deps-torch clean tests benches mpi python python-tests
 # Every entry point first installs what a fresh Debian 12 machine lacks (tools/deps.sh is a
 # no-op when everything is there), then builds.
 all:
@@ -63,6 +65,8 @@ $(O)/obj/players/policy_embed.o: players/policy.weights
 $(O)/obj/players/policy.o: OPT = -O3
 $(O)/obj/players/est_embed.o: players/est.weights
 $(O)/obj/players/rich_embed.o: players/rich.weights
+# {python} in a tournament's exec: lines: the interpreter make python builds for (cli/cli.c).
+$(O)/obj/cli/cli.o: ALL_CFLAGS += -DDHM_PYTHON='"$(PYTHON)"'
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -82,9 +86,12 @@ $(O)/bench/%: bench/%.c $(LIB)
 tests: $(TESTS)
 
 # The Python package (python/): the extension module _dhm over a position-independent copy of
-# the library (hidden symbols), and the package's .py files, in $(O)/python/dhm. Built with
-# Debian's python3 (python3-dev, python3-numpy); nothing is fetched.
-PYTHON   ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
+# the library (hidden symbols), and the package's .py files, in $(O)/python/dhm. Built for the
+# python3 on PATH when it has numpy and the Python headers, else Debian's /usr/bin/python3
+# (python3-dev, python3-numpy; tools/pick_python.sh; PYTHON=... names another); nothing is
+# fetched. $(O)/python/dhm/_build.py records the interpreter, so that an import from another
+# one names it. Looked up once, when first needed.
+PYTHON   ?= $(eval PYTHON := $$(shell sh tools/pick_python.sh))$(PYTHON)
 PY_CFLAGS = -isystem $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])') \
             -isystem $(shell $(PYTHON) -c 'import numpy; print(numpy.get_include())')
 PY_EXT    = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
@@ -113,7 +120,19 @@ $(O)/python/dhm/%.py: python/dhm/%.py
 
 python:
 	@sh tools/deps.sh
-	@$(MAKE) --no-print-directory $(O)/python/dhm/_dhm$(PY_EXT) $(PY_FILES)
+	@$(MAKE) --no-print-directory $(O)/dhm $(O)/python/dhm/_dhm$(PY_EXT) $(PY_FILES) python-build-info
+	@if [ "$(origin PYTHON)" = "command line" ]; then echo "make python: for $(PYTHON) (PYTHON=...)"; \
+	 else sh tools/pick_python.sh --why; fi
+
+# The interpreter and version the package was built for, rewritten only when they change.
+.PHONY: python-build-info
+python-build-info:
+	@mkdir -p $(O)/python/dhm
+	@printf '"""Written by make python: what this build of the dhm package is for."""\nPYTHON = %s\nPYTHON_VERSION = %s\nVERSION = "%s"\n' \
+	  "$$($(PYTHON) -c 'import sys; print(repr(sys.executable))')" \
+	  "$$($(PYTHON) -c 'import sys; print(repr(sys.version.split()[0]))')" "$(VERSION)" > $(O)/python/dhm/_build.py.tmp
+	@cmp -s $(O)/python/dhm/_build.py.tmp $(O)/python/dhm/_build.py && rm $(O)/python/dhm/_build.py.tmp || \
+	  mv $(O)/python/dhm/_build.py.tmp $(O)/python/dhm/_build.py
 
 $(O)/python/dhm/_dhm$(PY_EXT): $(PY_SRC:%.c=$(O)/pic/obj/%.o) $(O)/pic/libdhm.a
 	@mkdir -p $(dir $@)
@@ -121,6 +140,7 @@ $(O)/python/dhm/_dhm$(PY_EXT): $(PY_SRC:%.c=$(O)/pic/obj/%.o) $(O)/pic/libdhm.a
 
 # The package's tests (pytest), with build/dhm for the tests that run commands.
 python-tests: python $(O)/dhm
+	@$(PYTHON) -c 'import pytest' 2>/dev/null || { echo "make python-tests: $(PYTHON) has no pytest (Debian: apt-get install python3-pytest)" >&2; exit 1; }
 	@DHM=$(CURDIR)/$(O)/dhm PYTHONPATH=$(CURDIR)/$(O)/python $(PYTHON) -m pytest -q -p no:cacheprovider python/tests
 
 benches: $(BENCHES)
@@ -169,6 +189,11 @@ deps:
 
 deps-mpi:
 	@sh tools/deps.sh --mpi
+
+# Optional: PyTorch (Debian's python3-torch, CPU) for python/examples/torch_agent.py; the tests
+# of that example are skipped without it.
+deps-torch:
+	@sh tools/deps.sh --torch
 
 clean:
 	rm -rf build build-asan build-fuzz build-mpi

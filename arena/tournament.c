@@ -131,11 +131,49 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
     return 0;
 }
 
-/* The client process groups alive right now, so that a stop can kill them all. */
+/* The client process groups alive right now, so that a stop can kill them all; and which
+ * pool entries' clients have connected at least once in this run. */
 typedef struct Kids {
     pthread_mutex_t mu;
     pid_t pid[1280]; /* 0 = free slot */
+    uint8_t *connected; /* by pool index */
 } Kids;
+
+static int kids_ever_connected(Kids *k, int entry, int now)
+{
+    pthread_mutex_lock(&k->mu);
+    if (now)
+        k->connected[entry] = 1;
+    int ever = k->connected[entry];
+    pthread_mutex_unlock(&k->mu);
+    return ever;
+}
+
+/* The last non-empty line of a client's log, made printable and short (it is the client's
+ * output: untrusted). */
+static void log_last_line(const char *path, char *out, size_t n)
+{
+    out[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    char buf[4096];
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    long from = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
+    size_t got = size >= 0 && fseek(f, from, SEEK_SET) == 0 ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    fclose(f);
+    while (got && (buf[got - 1] == '\n' || buf[got - 1] == '\r' || buf[got - 1] == ' '))
+        got--;
+    size_t start = got;
+    while (start && buf[start - 1] != '\n')
+        start--;
+    size_t k = 0;
+    for (size_t i = start; i < got && k + 4 < n; i++)
+        out[k++] = buf[i] >= 32 && buf[i] < 127 ? buf[i] : '?';
+    if (k + 4 >= n && start + k < got)
+        k += (size_t)snprintf(out + k, n - k, "...");
+    out[k] = 0;
+}
 
 static void kids_add(Kids *k, pid_t pid)
 {
@@ -166,13 +204,21 @@ static void kids_kill_all(Kids *k)
     pthread_mutex_unlock(&k->mu);
 }
 
-/* Starts an external client: /bin/sh -c COMMAND with {host}, {port}, {name} filled in,
- * stdout and stderr to the log file, in a process group of its own (pgid = pid). */
-static pid_t spawn_client(const char *tpl, int port, const char *name, const char *logpath)
+/* Starts an external client: /bin/sh -c COMMAND with {host}, {port}, {name} and {python}
+ * filled in, stdout and stderr to the log file, in a process group of its own (pgid = pid). */
+static pid_t spawn_client(const char *tpl, int port, const char *name, const char *python, const char *logpath)
 {
     char cmd[2048];
     size_t k = 0;
     for (const char *t = tpl; *t && k + 64 < sizeof cmd;) {
+        if (!strncmp(t, "{python}", 8)) { /* quoted for the shell */
+            cmd[k++] = '\'';
+            for (const char *q = python ? python : "python3"; *q && k + 70 < sizeof cmd; q++)
+                k += (size_t)snprintf(cmd + k, sizeof cmd - k, *q == '\'' ? "'\\''" : "%c", *q);
+            cmd[k++] = '\'';
+            t += 8;
+            continue;
+        }
         if (!strncmp(t, "{host}", 6)) {
             k += (size_t)snprintf(cmd + k, sizeof cmd - k, "127.0.0.1");
             t += 6;
@@ -273,7 +319,7 @@ static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, cons
             continue;
         char clog[1024];
         snprintf(clog, sizeof clog, "%s/set-%ld-%s.log", c->log_dir, r->idx, e->name);
-        pid[p] = spawn_client(e->spec, server_port(s), e->name, clog);
+        pid[p] = spawn_client(e->spec, server_port(s), e->name, c->python, clog);
         if (pid[p] > 0)
             kids_add(kids, pid[p]);
         int connected = 0;
@@ -291,6 +337,29 @@ static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, cons
                 break;
             }
         }
+        if (!connected && !(c->stop && *c->stop) && !kids_ever_connected(kids, r->player[p], 0)) {
+            /* its first set: a client that cannot start would forfeit every set of the run */
+            char last[240];
+            if (pid[p] > 0)
+                reap(pid[p], 0);
+            log_last_line(clog, last, sizeof last);
+            snprintf(err, errsz,
+                     "%s (exec:) did not connect in set %ld, its first in this run, so the run stops; its log is %s%s%s%s",
+                     e->name, r->idx, clog, last[0] ? " (last line: \"" : " (empty)", last, last[0] ? "\")" : "");
+            if (pid[p] > 0)
+                kids_remove(kids, pid[p]);
+            for (int q = 0; q < p; q++)
+                if (pid[q] > 0) {
+                    reap(pid[q], 0);
+                    kids_remove(kids, pid[q]);
+                }
+            server_close(s);
+            if (log)
+                fclose(log);
+            return -1;
+        }
+        if (connected)
+            kids_ever_connected(kids, r->player[p], 1);
         if (!connected) {
             server_forfeit_seat(s, p);
             absent[p] = 1;
@@ -501,6 +570,13 @@ int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t er
         else
             pending++;
     }
+    sh->kids.connected = calloc((size_t)c->pool->n, 1);
+    if (!sh->kids.connected) {
+        free(sh->done);
+        free(sh);
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
     pthread_mutex_init(&sh->mu, NULL);
     pthread_mutex_init(&sh->kids.mu, NULL);
     if (pending > 0)
@@ -509,6 +585,7 @@ int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t er
         tick(sh);
     kids_kill_all(&sh->kids); /* nothing should be left; make sure */
     pthread_mutex_destroy(&sh->kids.mu);
+    free(sh->kids.connected);
     pthread_mutex_destroy(&sh->mu);
     int rc = 0;
     if (sh->failed) {
@@ -519,6 +596,39 @@ int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t er
     }
     free(sh->done);
     free(sh);
+    return rc;
+}
+
+void tournament_run_info(const TournamentConfig *c, const char *version, RunInfo *run)
+{
+    run->seed = c->seed;
+    run->sets = c->sets;
+    run->games = c->games;
+    run->seat_change = c->seat_change;
+    run->class_reset = c->class_reset;
+    snprintf(run->pairing, sizeof run->pairing, "%s",
+             c->pairing == PAIR_ALL ? "all" : c->pairing == PAIR_FIXED ? "fixed" : "random");
+    run->duplicate = c->duplicate;
+    run->records = c->records;
+    run->move_timeout_ms = c->move_timeout_ms;
+    snprintf(run->version, sizeof run->version, "%s", version);
+    store_now(run->started, sizeof run->started);
+}
+
+int tournament_store_create(Store **st, const char *db, const Pool *pool, const RunInfo *run, char *err, size_t errsz)
+{
+    char **names = malloc((size_t)pool->n * sizeof *names), **specs = malloc((size_t)pool->n * sizeof *specs);
+    int rc = names && specs ? 0 : -1;
+    for (int i = 0; !rc && i < pool->n; i++) {
+        names[i] = pool->e[i].name;
+        specs[i] = pool->e[i].spec;
+    }
+    if (rc)
+        snprintf(err, errsz, "out of memory");
+    else
+        rc = store_create(st, db, run, pool->n, names, specs, err, errsz);
+    free(names);
+    free(specs);
     return rc;
 }
 
@@ -540,7 +650,8 @@ TournamentWork *tournament_work_new(const TournamentConfig *c)
     pthread_mutex_init(&w->kids.mu, NULL);
     w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop, c->game_done, c->game_ctx};
     w->rec = malloc(sizeof *w->rec);
-    if (!w->buf.classes || !w->rec) {
+    w->kids.connected = calloc((size_t)c->pool->n, 1);
+    if (!w->buf.classes || !w->rec || !w->kids.connected) {
         tournament_work_free(w);
         return NULL;
     }
@@ -558,6 +669,7 @@ void tournament_work_free(TournamentWork *w)
         return;
     kids_kill_all(&w->kids);
     pthread_mutex_destroy(&w->kids.mu);
+    free(w->kids.connected);
     free(w->buf.classes);
     free(w->buf.rec);
     free(w->rec);

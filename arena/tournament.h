@@ -9,7 +9,10 @@
  * whole group is waited for (5 s) and then killed, so no client or child of one outlives its
  * set. A client that never connects, disconnects, crashes or hangs past the move timeout, or
  * ends with a non-zero status, is recorded (forfeit, timeouts, its exit status) and the set
- * is marked (SetResult.status); it is never dropped.
+ * is marked (SetResult.status); it is never dropped — except in its first set: an exec: client
+ * that has not connected once in this run and does not connect stops the run (nothing of that
+ * set is stored), with an error naming its log file and the log's last line, since every later
+ * set would be played with that seat passing.
  * When *stop becomes non-zero (the CLI's SIGINT/SIGTERM handler), no new set starts, the sets
  * in progress are abandoned (never stored: a set is stored only when every game was played),
  * every client process group is killed, and tournament_run returns TOURNAMENT_STOPPED.
@@ -50,6 +53,7 @@ typedef struct TournamentConfig {
      * life to rank 0); may be NULL */
     void (*game_done)(void *ctx);
     void *game_ctx;
+    const char *python;   /* what {python} in an exec: line stands for (NULL: python3) */
 } TournamentConfig;
 
 /* Whether set k belongs to this run's shard. */
@@ -68,6 +72,13 @@ void tournament_schedule(const TournamentConfig *c, long k, int players[5], uint
                          int *rotation);
 /* Number of 5-subsets of n players (the sets of a round of pairing `all`). */
 long tournament_subsets(int n);
+/* The description of a new run from c's settings (sets as stored), the build's version and the
+ * time now; the caller sets run->command, run->pool_text and run->deals. */
+void tournament_run_info(const TournamentConfig *c, const char *version, RunInfo *run);
+/* A new store at db holding the run and the pool's players. 0, or -1 with a reason. */
+int tournament_store_create(Store **st, const char *db, const Pool *pool, const RunInfo *run, char *err,
+                            size_t errsz);
+
 /* Plays every set not yet in the store. Returns 0, TOURNAMENT_STOPPED (see *stop), or -1
  * with a reason (the store failed). */
 int tournament_run(const TournamentConfig *c, Store *store, char *err, size_t errsz);

@@ -226,7 +226,8 @@ static void bench_random_games(void)
     bench_report("random_games_plies_per_game", (double)r.plies / (double)r.games, "plies");
 }
 
-static void bench_simple_match(void)
+/* The seconds match_run takes for `games` games of five `simple` players (seed `seed`). */
+static double simple_match_seconds(int games, uint64_t seed, const GameHooks *hooks)
 {
     Player *pl[NPLAYERS];
     char err[128];
@@ -234,18 +235,52 @@ static void bench_simple_match(void)
         player_create("simple", (uint64_t)p, &pl[p], err, sizeof err);
     MatchConfig cfg;
     match_config_default(&cfg);
-    cfg.games = 10000;
-    cfg.seed = 1;
+    cfg.games = games;
+    cfg.seed = seed;
     GameRecord *rec = malloc(sizeof *rec);
     MatchResult res;
     double t0 = bench_now();
-    match_run(pl, &cfg, NULL, NULL, NULL, rec, &res);
+    match_run(pl, &cfg, hooks, NULL, NULL, rec, &res);
     double t = bench_now() - t0;
-    bench_report("match_10000_games_5_simple_in_process", t, "s");
-    bench_report("match_simple_games_per_second", (double)cfg.games / t, "games/s");
     free(rec);
     for (int p = 0; p < NPLAYERS; p++)
         player_destroy(pl[p]);
+    return t;
+}
+
+static void bench_simple_match(void)
+{
+    double t = simple_match_seconds(10000, 1, NULL);
+    bench_report("match_10000_games_5_simple_in_process", t, "s");
+    bench_report("match_simple_games_per_second", 10000 / t, "games/s");
+}
+
+/* The game machine under game_play, with and without a watcher (GameHooks.event counting the
+ * events): the same 2,000 games of five `simple` players (deterministic, so every round does
+ * identical work), played ROUNDS times each way, interleaved; each way's fastest round counts.
+ * The goal (../shared/DESIGN.md §5): watching costs a match at most 5%. */
+static int count_event(void *ctx, const GameEvent *e)
+{
+    (*(long *)ctx) += e->kind;
+    return 0;
+}
+
+static void bench_machine(void)
+{
+    enum { GAMES = 2000, ROUNDS = 30 };
+    long events = 0;
+    GameHooks watch = {.ctx = &events, .event = count_event};
+    double best[2] = {1e9, 1e9};
+    for (int round = 0; round < ROUNDS; round++)
+        for (int w = 0; w < 2; w++) {
+            double t = simple_match_seconds(GAMES, 7, w ? &watch : NULL);
+            if (t < best[w])
+                best[w] = t;
+        }
+    bench_keep((unsigned long)events);
+    bench_report("game_machine_games_per_second_5_simple", GAMES / best[0], "games/s");
+    bench_report("game_machine_games_per_second_watched", GAMES / best[1], "games/s");
+    bench_report("game_machine_watcher_cost", 100 * (best[1] / best[0] - 1), "% (goal <= 5)");
 }
 
 /* --fixed: the same work every run, untimed (for callgrind), with hashes of what was done. */
@@ -293,5 +328,6 @@ int main(int argc, char **argv)
     bench_lead_11();
     bench_random_games();
     bench_simple_match();
+    bench_machine();
     return 0;
 }

@@ -1,8 +1,8 @@
 """Benchmarks of dhm from Python (make bench; needs make python): environment steps per second
-with uniformly random legal actions, one process on one core (nothing here starts a thread),
-side by side with a pure-Python engine of the same rules (bench/daihinmin_py.py; RLCard's Dou
-Dizhu could not be installed here: it is not a Debian package and no other registry is
-reachable).
+with uniformly random legal actions, side by side with a pure-Python engine of the same rules
+(bench/daihinmin_py.py; RLCard's Dou Dizhu could not be installed here: it is not a Debian
+package and no other registry is reachable); and learner steps per second with dhm's players
+acting in C as the opponents, on one core and on two.
 
 Lines are `name value unit`. Each figure is the best of 5 runs of about 0.6 s, the runs of
 the four measures interleaved (round 1 of each, then round 2, ...) so that a busy neighbour
@@ -17,6 +17,16 @@ two builds do the same work.
   vecenv_steps_bare   the same without observations and masks (legal lists only)
   purepy_steps        the pure-Python engine: legal moves generated every step, a random one
                       played (no observation vector, no mask: less work than dhm's Env)
+  vecenv_learner_steps_policy_opponents_one_core
+                      VecEnv(256, learners=[0], opponents=["policy"] * 4): a learner step is
+                      the learner's action (drawn with numpy from its legal list) and the
+                      four policy players' moves until the learner's next decision, all in
+                      C; observations and masks written; the process pinned to one CPU
+  vecenv_learner_steps_policy_opponents_two_cores
+                      the same with threads=2, the process on two CPUs (the Python side,
+                      drawing the actions, stays on one thread)
+
+The first four measures run pinned to one CPU, so that they measure one core.
 """
 
 import os
@@ -70,8 +80,9 @@ def env_single(seed):
     return run
 
 
-def vecenv(n, seed, full=True):
-    v = dhm.VecEnv(n, seed=seed, observations=full, masks=full)
+def vecenv(n, seed, full=True, batch=20, **kw):
+    """Steps of VecEnv(n, **kw), the actions drawn with numpy from the legal lists."""
+    v = dhm.VecEnv(n, seed=seed, observations=full, masks=full, **kw)
     v.reset()
     rng = np.random.default_rng(seed)
     rows = np.arange(n)
@@ -79,10 +90,10 @@ def vecenv(n, seed, full=True):
     def run(deadline):
         steps = 0
         while time.perf_counter() < deadline:
-            for _ in range(20):
+            for _ in range(batch):
                 idx = (rng.random(n) * v.num_legal).astype(np.int64)
                 v.step(v.legal[rows, idx])
-            steps += 20 * n
+            steps += batch * n
         return steps
 
     return run
@@ -104,24 +115,53 @@ def purepy(seed):
     return run
 
 
+def pinned(ncpu, fn):
+    """fn, run with the process pinned to its first ncpu CPUs (all of them when fewer)."""
+    cpus = sorted(os.sched_getaffinity(0))
+
+    def run(deadline):
+        os.sched_setaffinity(0, cpus[:ncpu])
+        try:
+            return fn(deadline)
+        finally:
+            os.sched_setaffinity(0, cpus)
+
+    return run, len(cpus[:ncpu])
+
+
+def opponents(n, seed, threads):
+    return vecenv(n, seed, batch=5, learners=[0], opponents=["policy"] * 4, threads=threads)
+
+
 def line(name, value, unit):
-    print("%-28s %12.0f %s" % (name, value, unit))
+    print("%-48s %12.0f %s" % (name, value, unit))
 
 
 def main():
     results = {}
-    fns = (("env_steps_single", env_single(1)), ("vecenv_steps", vecenv(VEC_N, 1)),
-           ("vecenv_steps_bare", vecenv(VEC_N, 1, full=False)), ("purepy_steps", purepy(1)))
+    one = lambda fn: pinned(1, fn)[0]  # noqa: E731
+    two, ncpu = pinned(2, opponents(VEC_N, 1, 2))
+    fns = (("env_steps_single", one(env_single(1))), ("vecenv_steps", one(vecenv(VEC_N, 1))),
+           ("vecenv_steps_bare", one(vecenv(VEC_N, 1, full=False))), ("purepy_steps", one(purepy(1))),
+           ("vecenv_learner_steps_policy_opponents_one_core", one(opponents(VEC_N, 1, 1))),
+           ("vecenv_learner_steps_policy_opponents_two_cores", two))
     for name, (best, med) in timed(fns).items():
         results[name] = best
-        line(name, best, "steps/s (best of %d; one core)" % RUNS)
+        cores = "%d cores" % ncpu if name.endswith("two_cores") else "one core"
+        line(name, best, "steps/s (best of %d; %s)" % (RUNS, cores))
         line(name + "_median", med, "steps/s (median)")
     base = results["purepy_steps"]
-    print("%-28s %12.1f x (env_steps_single / purepy_steps)" % ("ratio_single_vs_purepy", results["env_steps_single"] / base))
-    print("%-28s %12.1f x (vecenv_steps / purepy_steps)" % ("ratio_vecenv_vs_purepy", results["vecenv_steps"] / base))
-    goals = (("env_steps_single", 100000), ("vecenv_steps", 1000000))
+    print("%-48s %12.1f x (env_steps_single / purepy_steps)" % ("ratio_single_vs_purepy", results["env_steps_single"] / base))
+    print("%-48s %12.1f x (vecenv_steps / purepy_steps)" % ("ratio_vecenv_vs_purepy", results["vecenv_steps"] / base))
+    scale = results["vecenv_learner_steps_policy_opponents_two_cores"] / results[
+        "vecenv_learner_steps_policy_opponents_one_core"]
+    print("%-48s %12.2f x (two cores / one core, learner steps with policy opponents)" % ("ratio_two_cores", scale))
+    goals = (("env_steps_single", 100000), ("vecenv_steps", 1000000),
+             ("vecenv_learner_steps_policy_opponents_one_core", 300000))
     for name, goal in goals:
-        print("%-28s %12s (goal %d steps/s)" % (name + "_goal", "met" if results[name] >= goal else "NOT MET", goal))
+        print("%-48s %12s (goal %d steps/s)" % (name + "_goal", "met" if results[name] >= goal else "NOT MET", goal))
+    print("%-48s %12s (goal 1.7 x on two cores%s)" % ("ratio_two_cores_goal", "met" if scale >= 1.7 else "NOT MET",
+                                                       "" if ncpu == 2 else "; this machine lends %d" % ncpu))
 
 
 if __name__ == "__main__":

@@ -353,3 +353,12 @@ int cli_sources_rest(const char *cmd, CliSources *s, int argc, char **argv, int 
         return cli_fail(cmd, "give --kifu FILE or --db FILE.sqlite (try --help)");
     return 0;
 }
+
+const char *cli_python(void)
+{
+#ifndef DHM_PYTHON
+#define DHM_PYTHON "python3"
+#endif
+    const char *p = getenv("DHM_PYTHON");
+    return p && *p ? p : DHM_PYTHON;
+}

@@ -167,4 +167,8 @@ int exp_errorrate(int argc, char **argv); /* dhm experiment errorrate (cli/exp_e
 int exp_morita(int argc, char **argv);    /* dhm experiment morita (cli/exp_morita.c) */
 int exp_rating_study(int argc, char **argv); /* dhm experiment rating-study (cli/exp_ratingstudy.c) */
 
+/* What {python} stands for in a pool's exec: lines: $DHM_PYTHON, else the interpreter `make
+ * python` builds the Python package for (tools/pick_python.sh; the Makefile passes it in). */
+const char *cli_python(void);
+
 #endif

@@ -53,16 +53,9 @@ int exp_tournament(const char *cmd, const Pool *pool, long sets, int games, uint
     run.pool_text = pool->text;
     snprintf(run.command, sizeof run.command, "dhm %s (seed %llu)", cmd, (unsigned long long)seed);
     store_now(run.started, sizeof run.started);
-    char **names = malloc((size_t)pool->n * sizeof *names), **specs = malloc((size_t)pool->n * sizeof *specs);
-    for (int i = 0; names && specs && i < pool->n; i++) {
-        names[i] = pool->e[i].name;
-        specs[i] = pool->e[i].spec;
-    }
     int rc = 0;
-    if (!names || !specs || store_create(&es->st, es->path, &run, pool->n, names, specs, err, sizeof err))
-        rc = cli_error(cmd, "%s", names && specs ? err : "out of memory");
-    free(names);
-    free(specs);
+    if (tournament_store_create(&es->st, es->path, pool, &run, err, sizeof err))
+        rc = cli_error(cmd, "%s", err);
     char logdir[1024], what[128];
     snprintf(logdir, sizeof logdir, "%s.logs", es->path);
     snprintf(what, sizeof what, "%s tournament:", cmd);
@@ -71,7 +64,7 @@ int exp_tournament(const char *cmd, const Pool *pool, long sets, int games, uint
     TournamentConfig tc = {.pool = pool, .sets = sets, .games = games, .seat_change = 3, .class_reset = 100,
                            .seed = seed, .jobs = jobs, .pairing = PAIR_RANDOM, .records = 1,
                            .move_timeout_ms = 10000, .connect_timeout_ms = 10000, .log_dir = logdir,
-                           .progress = tour_progress, .progress_ctx = &pr};
+                           .progress = tour_progress, .progress_ctx = &pr, .python = cli_python()};
     if (!rc && tournament_run(&tc, es->st, err, sizeof err))
         rc = cli_error(cmd, "%s", err);
     progress_done(&pr);

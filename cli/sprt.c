@@ -247,14 +247,9 @@ int cmd_sprt(int argc, char **argv)
         size_t k = 0;
         for (int i = 0; i < argc + 1 && k + 2 < sizeof run.command; i++)
             k += (size_t)snprintf(run.command + k, sizeof run.command - k, "%s%s", i ? " " : "", i ? argv[i - 1] : "dhm");
-        char *names[NPLAYERS], *specs[NPLAYERS];
-        for (int i = 0; i < NPLAYERS; i++) {
-            names[i] = pool.e[i].name;
-            specs[i] = pool.e[i].spec;
-        }
         char meta[256];
         snprintf(meta, sizeof meta, "elo0=%.17g elo1=%.17g alpha=%.17g beta=%.17g", t.elo0, t.elo1, t.alpha, t.beta);
-        if (store_create(&st, db, &run, NPLAYERS, names, specs, err, sizeof err) ||
+        if (tournament_store_create(&st, db, &pool, &run, err, sizeof err) ||
             store_meta_set(st, "sprt", meta, err, sizeof err))
             rc = cli_error(cmd, "%s", err);
         if (rc) {
@@ -273,7 +268,8 @@ int cmd_sprt(int argc, char **argv)
                            .class_reset = run.class_reset, .seed = run.seed, .jobs = (int)jobs, .pairing = PAIR_FIXED,
                            .duplicate = 1, .records = run.records, .move_timeout_ms = run.move_timeout_ms,
                            .connect_timeout_ms = 10000, .log_dir = logdir, .stop = &g_stop,
-                           .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals};
+                           .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals,
+                           .python = cli_python()};
     CliCatch cc;
     cli_catch_stop(&cc, &g_stop);
     Progress pr;

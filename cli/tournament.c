@@ -22,7 +22,8 @@ static void usage(FILE *f)
                "Plays sets of five players drawn from a pool (a set = one match of N games), in worker\n"
                "threads, storing every finished set in one SQLite transaction; --resume finishes an\n"
                "interrupted run with results identical to an uninterrupted one.\n\n"
-               "  --pool FILE        players, one per line: NAME SPEC or NAME exec: COMMAND ({host} {port} {name})\n"
+               "  --pool FILE        players, one per line: NAME SPEC or NAME exec: COMMAND ({host} {port} {name}\n"
+               "                     {python}: $DHM_PYTHON, else the interpreter make python built the package for)\n"
                "  --db FILE          the results store (must not hold a run, unless --resume)\n"
                "  --sets S           sets to play (100; pairing all: one set per 5-subset)\n"
                "  --games N          games per set (10000)\n"
@@ -349,39 +350,25 @@ int cmd_tournament(int argc, char **argv)
             return cli_fail(cmd, "--sets %ld%s: at most %ld stored sets per run", sets, dup ? " x 5 (--duplicate)" : "",
                             TOURNAMENT_MAX_SETS);
         }
-        run.seed = seed;
-        run.sets = dup ? 5 * sets : sets;
-        run.games = (int)games;
-        run.seat_change = (int)sc;
-        run.class_reset = (int)cr;
-        snprintf(run.pairing, sizeof run.pairing, "%s", pairing == PAIR_ALL ? "all" : pairing == PAIR_FIXED ? "fixed" : "random");
-        run.duplicate = dup;
-        run.records = records;
-        run.move_timeout_ms = (int)mt;
+        TournamentConfig d = {.pool = &pool, .sets = dup ? 5 * sets : sets, .games = (int)games, .seat_change = (int)sc,
+                              .class_reset = (int)cr, .seed = seed, .pairing = pairing, .duplicate = dup,
+                              .records = records, .move_timeout_ms = (int)mt};
+        tournament_run_info(&d, DHM_VERSION, &run);
         run.pool_text = strdup(pool.text);
         run.deals = suite.hand; /* the store keeps them: a resumed run plays the same deals */
         run.ndeals = suite.n;
         suite.hand = NULL;
-        snprintf(run.version, sizeof run.version, "%s", DHM_VERSION);
-        store_now(run.started, sizeof run.started);
         size_t k = 0;
         for (int i = 0; i < argc + 1 && k + 2 < sizeof run.command; i++)
             k += (size_t)snprintf(run.command + k, sizeof run.command - k, "%s%s", i ? " " : "", i ? argv[i - 1] : "dhm");
-        char **names = malloc((size_t)pool.n * sizeof *names), **specs = malloc((size_t)pool.n * sizeof *specs);
-        for (int i = 0; names && specs && i < pool.n; i++) {
-            names[i] = pool.e[i].name;
-            specs[i] = pool.e[i].spec;
-        }
-        if (!names || !specs || store_create(&st, db, &run, pool.n, names, specs, err, sizeof err))
-            rc = cli_error(cmd, "%s", names && specs ? err : "out of memory");
+        if (!run.pool_text || tournament_store_create(&st, db, &pool, &run, err, sizeof err))
+            rc = cli_error(cmd, "%s", run.pool_text ? err : "out of memory");
         if (!rc && shard_n > 1) {
             char sv[64];
             snprintf(sv, sizeof sv, "%d/%d", shard_i, shard_n);
             if (store_meta_set(st, "shard", sv, err, sizeof err))
                 rc = cli_error(cmd, "%s", err);
         }
-        free(names);
-        free(specs);
         if (rc) {
             pool_free(&pool);
             store_free_run(&run);
@@ -395,7 +382,7 @@ int cmd_tournament(int argc, char **argv)
                            .duplicate = run.duplicate, .records = run.records, .move_timeout_ms = (int)mt,
                            .connect_timeout_ms = (int)ct, .log_dir = logdir, .progress = on_progress, .stop = &g_stop,
                            .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals,
-                           .shard_i = shard_i, .shard_n = shard_n};
+                           .shard_i = shard_i, .shard_n = shard_n, .python = cli_python()};
     CliCatch cc;
     cli_catch_stop(&cc, &g_stop);
     Prog pg;

@@ -1,4 +1,5 @@
-/* game.c — one game: deal, exchange, play loop, result. */
+/* game.c — one game: the deal, the exchange, play, the result, as the game machine of
+ * game.h (GameMachine) that game_play and every other driver step. */
 #include "game/game.h"
 
 #include <stddef.h>
@@ -131,10 +132,6 @@ int game_first_player(const Cards hand[NPLAYERS])
     return 0;
 }
 
-typedef struct Views {
-    InfoSet v[NPLAYERS];
-} Views;
-
 static void view_refresh(InfoSet *v, const GameState *g, const GameRecord *rec)
 {
     infoset_public(v, g);
@@ -143,7 +140,10 @@ static void view_refresh(InfoSet *v, const GameState *g, const GameRecord *rec)
     v->nplays = rec->nplays;
 }
 
-int game_begin(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYERS])
+/* The record's header, the deal (su->deal or a shuffle from rng), and the poor players'
+ * strongest cards taken (hand: the hands after that). Returns whether the game has an
+ * exchange. */
+static int deal_and_take(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYERS])
 {
     memset(rec, 0, offsetof(GameRecord, plays));
     memset(rec->illegal, 0, sizeof rec->illegal);
@@ -164,11 +164,12 @@ int game_begin(const GameSetup *su, Rng *rng, GameRecord *rec, Cards hand[NPLAYE
     return classes;
 }
 
-void game_start_views(const GameSetup *su, const GameRecord *rec, const Cards hand[NPLAYERS],
-                      InfoSet view[NPLAYERS])
+/* What each player is shown at game start, after the server took the poor players' cards
+ * (hand: the hands at that moment): card counts as dealt; the poor and the heimin see their
+ * hand as dealt, the rich their hand after receiving. */
+static void start_views(const GameSetup *su, const GameRecord *rec, const Cards hand[NPLAYERS],
+                        InfoSet view[NPLAYERS])
 {
-    /* As the server shows them: card counts as dealt; the poor and the heimin see their hand
-     * as dealt, the rich their hand after receiving. */
     const int classes = su->cls[0] >= 0;
     GameState g;
     memset(view, 0, NPLAYERS * sizeof *view);
@@ -186,7 +187,9 @@ void game_start_views(const GameSetup *su, const GameRecord *rec, const Cards ha
     }
 }
 
-void game_play_views(const GameSetup *su, const GameRecord *rec, InfoSet view[NPLAYERS])
+/* What the exchange then tells them (rec->original and rec->first set): the poor's received
+ * cards, who leads, the counts after the exchange. */
+static void play_views(const GameSetup *su, const GameRecord *rec, InfoSet view[NPLAYERS])
 {
     for (int p = 0; p < NPLAYERS; p++) {
         if (su->cls[0] >= 0 && su->cls[p] >= 3)
@@ -197,82 +200,241 @@ void game_play_views(const GameSetup *su, const GameRecord *rec, InfoSet view[NP
     }
 }
 
+/* ---- the game machine ---- */
+
+/* An event to the watcher, if there is one (the callers test m->hooks first). */
+static int emit(const GameMachine *m, int kind, int player, int to, Cards cards, const GameState *g)
+{
+    if (!m->hooks->event)
+        return 0;
+    GameEvent e = {kind, player, to, cards, move_pass(), 1, 0, g ? g->hand : m->hand, g, m->rec};
+    return m->hooks->event(m->hooks->ctx, &e);
+}
+
+/* The next rich player to give, from class c on: sets the decision and returns 1; 0 when
+ * the exchange is over. */
+static int next_giver(GameMachine *m, int c)
+{
+    for (; c < 2; c++) { /* daifugo first, then fugo */
+        int rich = game_player_of_class(m->su.cls, c);
+        if (rich >= 0) {
+            m->actor = rich;
+            m->give_n = 2 - c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The end of the exchange (or a game without one): play begins. */
+static int start_play(GameMachine *m)
+{
+    GameRecord *rec = m->rec;
+    memcpy(rec->original, m->hand, sizeof rec->original);
+    rec->first = game_first_player(m->hand);
+    state_init(&m->g, m->hand, m->su.seat, rec->first);
+    play_views(&m->su, rec, m->view);
+    m->phase = GAME_PLAY;
+    m->give_n = 0;
+    m->actor = m->g.turn;
+    int rc;
+    if (m->hooks && ((rc = emit(m, GAME_EV_START, -1, -1, 0, &m->g)) != 0 ||
+                     (m->hooks->turn && (rc = m->hooks->turn(m->hooks->ctx, &m->g)) != 0)))
+        return rc;
+    return 0;
+}
+
+int game_begin(GameMachine *m, Player *const pl[NPLAYERS], const GameSetup *su, const Rng *rng,
+               const GameHooks *hooks, GameRecord *rec)
+{
+    m->su = *su;
+    m->rng = *rng;
+    m->rec = rec;
+    m->hooks = hooks;
+    m->observers = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        m->pl[p] = pl ? pl[p] : NULL;
+        m->played_by[p] = 0;
+        if (m->pl[p] && m->pl[p]->observe)
+            m->observers |= 1u << p;
+    }
+    const int classes = deal_and_take(su, &m->rng, rec, m->hand);
+    start_views(su, rec, m->hand, m->view);
+    m->phase = GAME_EXCHANGE;
+    m->give_n = 0;
+    int rc;
+    if (hooks) {
+        GameEvent e = {GAME_EV_DEAL, -1, -1, 0, move_pass(), 1, 0, rec->dealt, NULL, rec};
+        if (hooks->event && (rc = hooks->event(hooks->ctx, &e)) != 0)
+            return rc;
+        for (int k = 0; classes && k < 2; k++) { /* as game_take_from_poor took them */
+            int poor = game_player_of_class(su->cls, 4 - k);
+            if ((rc = emit(m, GAME_EV_EXCHANGE, poor, game_player_of_class(su->cls, k), rec->changed[poor], NULL)))
+                return rc;
+        }
+        if (hooks->start && (rc = hooks->start(hooks->ctx, rec, m->view)) != 0)
+            return rc;
+    }
+    for (int p = 0; p < NPLAYERS; p++)
+        if (m->pl[p] && m->pl[p]->game_start)
+            m->pl[p]->game_start(m->pl[p], &m->view[p]);
+    if (classes && next_giver(m, 0))
+        return 0;
+    return start_play(m);
+}
+
+int game_give(GameMachine *m, Cards choice)
+{
+    GameRecord *rec = m->rec;
+    const int rich = m->actor, c = m->su.cls[rich];
+    rec->bad_exchange[rich] = game_give_from_rich(rich, m->give_n, choice, m->su.cls, m->hand, rec->changed);
+    m->view[rich].given = rec->changed[rich];
+    int rc;
+    if (m->hooks && m->hooks->event) {
+        GameEvent e = {GAME_EV_EXCHANGE, rich, game_player_of_class(m->su.cls, 4 - c), rec->changed[rich],
+                       move_pass(), !rec->bad_exchange[rich], 0, m->hand, NULL, rec};
+        if ((rc = m->hooks->event(m->hooks->ctx, &e)) != 0)
+            return rc;
+    }
+    if (next_giver(m, c + 1))
+        return 0;
+    return start_play(m);
+}
+
+/* After the last move: the classes, the Players' game_end, the END event. */
+static int end_game(GameMachine *m)
+{
+    GameRecord *rec = m->rec;
+    m->phase = GAME_OVER;
+    state_classes(&m->g, rec->result);
+    for (int q = 0; q < NPLAYERS; q++)
+        if (m->pl[q] && m->pl[q]->game_end) {
+            view_refresh(&m->view[q], &m->g, rec);
+            m->pl[q]->game_end(m->pl[q], &m->view[q], rec->result);
+        }
+    return m->hooks ? emit(m, GAME_EV_END, -1, -1, 0, &m->g) : 0;
+}
+
+/* The hooks after a move by p (mv: as applied, a pass for a refused submission; before: the
+ * state before it when there is a move hook; nout: players out before it): move, then the PLAY
+ * event and one OUT event per player out. */
+static int moved(GameMachine *m, const GameState *before, int p, int nout, Move mv, int accepted, int ev)
+{
+    const GameHooks *h = m->hooks;
+    int rc;
+    if (h->move && (rc = h->move(h->ctx, before, mv, accepted, &m->g, ev)) != 0)
+        return rc;
+    if (!h->event)
+        return 0;
+    GameEvent e = {GAME_EV_PLAY, p, -1, move_cards(mv), mv, accepted, ev, m->g.hand, &m->g, m->rec};
+    if ((rc = h->event(h->ctx, &e)) != 0)
+        return rc;
+    for (int k = nout; k < m->g.nout; k++)
+        if ((rc = emit(m, GAME_EV_OUT, m->g.order[k], k, 0, &m->g)) != 0)
+            return rc;
+    return 0;
+}
+
+/* game_move, inlined into game_run (the hot loop of every match). */
+static inline int step_move(GameMachine *m, Move mv, uint32_t usec)
+{
+    GameRecord *rec = m->rec;
+    GameState *g = &m->g;
+    const int p = g->turn;
+    const int accepted = state_is_legal(g, mv);
+    if (!accepted) {
+        rec->illegal[p]++;
+        mv = move_pass();
+    }
+    GameState before;
+    const int nout = g->nout;
+    const Cards held = g->hand[p];
+    if (m->hooks && m->hooks->move)
+        before = *g;
+    int ev = state_apply(g, mv);
+    if (rec->nplays < GAME_MAX_PLAYS) {
+        rec->plays[rec->nplays].move = mv;
+        rec->plays[rec->nplays].player = (uint8_t)p;
+        rec->plays[rec->nplays].usec = usec;
+        rec->nplays++;
+    }
+    m->played_by[p] |= held & ~g->hand[p];
+    if (ev & EV_STALEMATE) {
+        state_finish_stalemate(g, &m->rng);
+        rec->stalemate = 1;
+    }
+    int rc;
+    if (m->hooks && (rc = moved(m, &before, p, nout, mv, accepted, ev)) != 0)
+        return rc;
+    for (unsigned obs = m->observers; obs; obs &= obs - 1) {
+        const int q = __builtin_ctz(obs);
+        view_refresh(&m->view[q], g, rec);
+        m->pl[q]->observe(m->pl[q], &m->view[q], p, mv);
+    }
+    if (g->over)
+        return end_game(m);
+    m->actor = g->turn;
+    if (m->hooks && m->hooks->turn && (rc = m->hooks->turn(m->hooks->ctx, g)) != 0)
+        return rc;
+    return 0;
+}
+
+int game_move(GameMachine *m, Move mv, uint32_t usec) { return step_move(m, mv, usec); }
+
+const InfoSet *game_view(GameMachine *m, int p)
+{
+    InfoSet *v = &m->view[p];
+    if (m->phase != GAME_EXCHANGE)
+        view_refresh(v, &m->g, m->rec);
+    return v;
+}
+
+int game_run(GameMachine *m)
+{
+    int rc = 0;
+    while (rc == 0 && m->phase != GAME_OVER) {
+        const int p = m->actor;
+        Player *pl = m->pl[p];
+        if (!pl)
+            return 0;
+        if (m->phase == GAME_EXCHANGE) {
+            if (pl->oracle)
+                pl->oracle(pl, m->hand);
+            rc = game_give(m, pl->exchange(pl, &m->view[p], m->give_n));
+            continue;
+        }
+        InfoSet *v = &m->view[p];
+        view_refresh(v, &m->g, m->rec);
+        if (pl->oracle)
+            pl->oracle(pl, m->g.hand);
+        const long long t0 = m->su.timed ? now_us() : 0;
+        const Move mv = pl->play(pl, v);
+        const long long spent = m->su.timed ? now_us() - t0 : 0;
+        rc = step_move(m, mv, spent > 0xFFFFFFFFLL ? 0xFFFFFFFFu : (uint32_t)spent);
+    }
+    return rc;
+}
+
+void game_copy(GameMachine *dst, const GameMachine *src, GameRecord *rec)
+{
+    *dst = *src;
+    memcpy(rec, src->rec, offsetof(GameRecord, plays) + (size_t)src->rec->nplays * sizeof rec->plays[0]);
+    memcpy(rec->illegal, src->rec->illegal, sizeof *rec - offsetof(GameRecord, illegal));
+    dst->rec = rec;
+    dst->hooks = NULL;
+    dst->observers = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        dst->pl[p] = NULL;
+        dst->view[p].plays = rec->plays;
+    }
+}
+
 int game_play(Player *const pl[NPLAYERS], const GameSetup *su, Rng *rng, const GameHooks *hooks, GameRecord *rec)
 {
-    static const GameHooks none = {0};
-    if (!hooks)
-        hooks = &none;
-    Cards hand[NPLAYERS];
-    const int classes = game_begin(su, rng, rec, hand);
-
-    Views views;
-    GameState g;
-    game_start_views(su, rec, hand, views.v);
-    int rc;
-    if (hooks->start && (rc = hooks->start(hooks->ctx, rec, views.v)) != 0)
-        return rc;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (pl[p]->game_start)
-            pl[p]->game_start(pl[p], &views.v[p]);
-
-    if (classes) {
-        for (int c = 0; c < 2; c++) { /* daifugo first, then fugo */
-            int rich = game_player_of_class(su->cls, c);
-            if (rich < 0)
-                continue;
-            if (pl[rich]->oracle)
-                pl[rich]->oracle(pl[rich], hand);
-            Cards choice = pl[rich]->exchange(pl[rich], &views.v[rich], 2 - c);
-            rec->bad_exchange[rich] = game_give_from_rich(rich, 2 - c, choice, su->cls, hand, rec->changed);
-            views.v[rich].given = rec->changed[rich];
-        }
-    }
-    memcpy(rec->original, hand, sizeof hand);
-    rec->first = game_first_player(hand);
-    state_init(&g, hand, su->seat, rec->first);
-    game_play_views(su, rec, views.v);
-
-    while (!g.over) {
-        const int p = g.turn;
-        if (hooks->turn && (rc = hooks->turn(hooks->ctx, &g)) != 0)
-            return rc;
-        InfoSet *v = &views.v[p];
-        view_refresh(v, &g, rec);
-        if (pl[p]->oracle)
-            pl[p]->oracle(pl[p], g.hand);
-        const long long t0 = su->timed ? now_us() : 0;
-        Move m = pl[p]->play(pl[p], v);
-        const long long spent = su->timed ? now_us() - t0 : 0;
-        int accepted = state_is_legal(&g, m);
-        if (!accepted) {
-            rec->illegal[p]++;
-            m = move_pass();
-        }
-        GameState before = g;
-        int ev = state_apply(&g, m);
-        if (rec->nplays < GAME_MAX_PLAYS) {
-            rec->plays[rec->nplays].move = m;
-            rec->plays[rec->nplays].player = (uint8_t)p;
-            rec->plays[rec->nplays].usec = spent > 0xFFFFFFFFLL ? 0xFFFFFFFFu : (uint32_t)spent;
-            rec->nplays++;
-        }
-        if (ev & EV_STALEMATE) {
-            state_finish_stalemate(&g, rng);
-            rec->stalemate = 1;
-        }
-        if (hooks->move && (rc = hooks->move(hooks->ctx, &before, m, accepted, &g, ev)) != 0)
-            return rc;
-        for (int q = 0; q < NPLAYERS; q++)
-            if (pl[q]->observe) {
-                view_refresh(&views.v[q], &g, rec);
-                pl[q]->observe(pl[q], &views.v[q], p, m);
-            }
-    }
-    state_classes(&g, rec->result);
-    for (int q = 0; q < NPLAYERS; q++)
-        if (pl[q]->game_end) {
-            view_refresh(&views.v[q], &g, rec);
-            pl[q]->game_end(pl[q], &views.v[q], rec->result);
-        }
-    return 0;
+    GameMachine m;
+    int rc = game_begin(&m, pl, su, rng, hooks, rec);
+    if (!rc)
+        rc = game_run(&m);
+    *rng = m.rng;
+    return rc;
 }

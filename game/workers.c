@@ -2,6 +2,7 @@
 #include "game/workers.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <time.h>
 
 #define WORKERS_MAX 256
@@ -71,4 +72,102 @@ int workers_next(pthread_mutex_t *mu, int *next, int n)
     int k = *next < n ? (*next)++ : -1;
     pthread_mutex_unlock(mu);
     return k;
+}
+
+struct WorkerPool {
+    int n;                        /* threads, the caller included */
+    pthread_t th[WORKERS_MAX];
+    pthread_mutex_t mu;
+    pthread_cond_t go;
+    long job;                     /* the job in progress (the caller's number) */
+    int quit;
+    WorkerJobFn fn;
+    void *arg;
+};
+
+typedef struct PoolSeat {
+    WorkerPool *pool;
+    int k;
+} PoolSeat;
+
+static void *pool_member(void *p)
+{
+    PoolSeat *seat = p;
+    WorkerPool *pool = seat->pool;
+    const int k = seat->k;
+    free(seat);
+    pthread_mutex_lock(&pool->mu);
+    long seen = pool->job;
+    for (;;) {
+        while (!pool->quit && pool->job == seen)
+            pthread_cond_wait(&pool->go, &pool->mu);
+        if (pool->quit)
+            break;
+        /* the job, its function and argument, as one: a later job may be posted meanwhile */
+        seen = pool->job;
+        WorkerJobFn fn = pool->fn;
+        void *arg = pool->arg;
+        pthread_mutex_unlock(&pool->mu);
+        fn(arg, k, seen);
+        pthread_mutex_lock(&pool->mu);
+    }
+    pthread_mutex_unlock(&pool->mu);
+    return NULL;
+}
+
+WorkerPool *workers_pool_new(int n)
+{
+    n = n < 1 ? 1 : n > WORKERS_MAX ? WORKERS_MAX : n;
+    WorkerPool *pool = calloc(1, sizeof *pool);
+    if (!pool)
+        return NULL;
+    pthread_mutex_init(&pool->mu, NULL);
+    pthread_cond_init(&pool->go, NULL);
+    pool->n = 1;
+    for (int k = 1; k < n; k++) {
+        PoolSeat *seat = malloc(sizeof *seat);
+        if (!seat)
+            break;
+        *seat = (PoolSeat){pool, k};
+        if (pthread_create(&pool->th[k], NULL, pool_member, seat)) {
+            free(seat);
+            break;
+        }
+        pool->n++;
+    }
+    if (pool->n < n && pool->n == 1) {
+        workers_pool_free(pool);
+        return NULL;
+    }
+    return pool;
+}
+
+void workers_pool_run(WorkerPool *pool, WorkerJobFn fn, void *arg, long job)
+{
+    if (pool && pool->n > 1) {
+        pthread_mutex_lock(&pool->mu);
+        pool->fn = fn;
+        pool->arg = arg;
+        pool->job = job;
+        pthread_cond_broadcast(&pool->go);
+        pthread_mutex_unlock(&pool->mu);
+    }
+    fn(arg, 0, job);
+}
+
+int workers_pool_size(const WorkerPool *pool) { return pool ? pool->n : 1; }
+
+void workers_pool_free(WorkerPool *pool)
+{
+    if (!pool)
+        return;
+    pthread_mutex_lock(&pool->mu);
+    pool->quit = 1;
+    pthread_cond_broadcast(&pool->go);
+    pthread_mutex_unlock(&pool->mu);
+    for (int k = 1; k < pool->n; k++)
+        pthread_join(pool->th[k], NULL);
+    pthread_cond_destroy(&pool->go);
+    pthread_mutex_destroy(&pool->mu);
+    free(pool);
 }

@@ -426,7 +426,7 @@ int server_accept_clients(Server *s, char *err, size_t errsz)
 
 int server_run_match(Server *s, MatchGameFn on_game, void *ctx, GameRecord *rec, MatchResult *res)
 {
-    GameHooks hooks = {s, hook_start, hook_turn, hook_move};
+    GameHooks hooks = {.ctx = s, .start = hook_start, .turn = hook_turn, .move = hook_move};
     int rc = match_run(s->pl, &s->cfg.match, &hooks, on_game, ctx, rec, res);
     flush_all(s); /* the last broadcast and the end flag 2 */
     for (int p = 0; p < NPLAYERS; p++)

@@ -260,7 +260,7 @@ static void test_sampler(void **state)
     match_config_default(&cfg);
     cfg.games = 300;
     cfg.seed = 4;
-    GameHooks hooks = {NULL, NULL, track_turn, NULL};
+    GameHooks hooks = {.turn = track_turn};
     GameRecord *rec = malloc(sizeof *rec);
     MatchResult res;
     assert_int_equal(match_run(pl, &cfg, &hooks, NULL, NULL, rec, &res), 0);

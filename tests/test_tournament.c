@@ -294,16 +294,16 @@ static void test_external_clients(void **state)
      * ratings unless asked for */
     snprintf(pool, sizeof pool,
              "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
-             "gone exec: true\n"
+             "gone exec: %s --quit-client {port}\n"
              "hang exec: %s --hang-client {port} %s\n"
              "s1 simple\ns2 simple\nr1 random\nr2 random\n",
-             dhm_bin(), self, hang_tag);
+             dhm_bin(), self, self, hang_tag);
     write_file("xpool.txt", pool);
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool xpool.txt --sets 8 --games 4 --seed 2 "
                                               "--jobs 2 --move-timeout 20 --connect-timeout 3000 --db x.sqlite --quiet",
                              dir, dhm_bin()),
                      3);
-    assert_non_null(strstr(out, "gone never connected"));
+    assert_non_null(strstr(out, "gone disconnected during the set"));
     assert_false(process_alive(hang_tag));
     path(db, sizeof db, "x.sqlite");
     sqlite3 *h;
@@ -327,11 +327,11 @@ static void test_external_clients(void **state)
         if (!strcmp(name, "ext")) { /* a dhm connect child plays the set normally */
             saw_ext++;
             assert_int_equal(forfeit, 0);
-        } else if (!strcmp(name, "gone")) { /* exits at once: a forfeit, the set is marked */
+        } else if (!strcmp(name, "gone")) { /* greets, then quits: a forfeit, the set is marked */
             saw_gone++;
             assert_int_equal(forfeit, 1);
             assert_string_equal(status, "forfeit");
-            assert_non_null(strstr(note, "gone never connected"));
+            assert_non_null(strstr(note, "gone disconnected during the set"));
         } else if (!strcmp(name, "hang")) { /* greets, then never moves */
             saw_hang++;
             assert_true(timeouts > 0);
@@ -358,14 +358,15 @@ static void test_external_clients(void **state)
         assert_non_null(strstr(out, "sets left out because they were not played cleanly"));
 }
 
-/* A run whose every set is broken (a client that exits at once): dhm rate says so, for every
+/* A run whose every set is broken (a client that greets and quits): dhm rate says so, for every
  * method, by status and naming --include-broken; dhm report shows the run and each set's
  * status and note, and no ratings. */
 static void test_all_sets_broken(void **state)
 {
     (void)state;
-    char out[16384], want[512], html[256];
-    write_file("bpool.txt", "a simple\nb simple\nc random\nd random\ne1 exec: true\n");
+    char out[16384], want[512], html[256], pool[2048];
+    snprintf(pool, sizeof pool, "a simple\nb simple\nc random\nd random\ne1 exec: %s --quit-client {port}\n", self);
+    write_file("bpool.txt", pool);
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --pool bpool.txt --pairing fixed --sets 3 --games 4 "
                                               "--seed 3 --db b.sqlite --quiet",
                              dir, dhm_bin()),
@@ -396,8 +397,8 @@ static void test_all_sets_broken(void **state)
                                  "--include-broken rates them anyway."));
     for (int k = 0; k < 3; k++) {
         char row[256];
-        snprintf(row, sizeof row, "<tr><td>%d</td><td class=\"l\">forfeit</td><td class=\"l\">e1 never connected</td></tr>",
-                 k);
+        snprintf(row, sizeof row,
+                 "<tr><td>%d</td><td class=\"l\">forfeit</td><td class=\"l\">e1 disconnected during the set</td></tr>", k);
         if (!strstr(page, row))
             fail_msg("the report lacks set %d's status and note: %s", k, row);
     }
@@ -413,7 +414,7 @@ static void test_all_sets_broken(void **state)
     page = slurp_file(html);
     assert_non_null(strstr(page, "id=\"ratings\""));
     assert_non_null(strstr(page, "Rated here too (--include-broken)."));
-    assert_non_null(strstr(page, "e1 never connected"));
+    assert_non_null(strstr(page, "e1 disconnected during the set"));
 }
 
 /* SIGTERM mid-run: the clients' process groups are killed, nothing half-played is stored,
@@ -947,28 +948,89 @@ static void test_mpi_dead_rank(void **state)
     free(ref);
 }
 
-/* A client that greets and then never answers (for the hanging-client case). */
-static int hang_client(int port)
+/* Connects to the server at port and greets it as the client named name; the socket or -1. */
+static int greet(int port, char name)
 {
     char err[128];
     int fd = net_connect("127.0.0.1", port, err, sizeof err);
     if (fd < 0)
-        return 1;
+        return -1;
     Table t;
     memset(&t, 0, sizeof t);
     t.c[0][0] = 20070;
-    t.c[1][0] = 'h';
+    t.c[1][0] = name;
     net_send_table(fd, &t);
+    return fd;
+}
+
+/* A client that greets and then never answers (for the hanging-client case). */
+static int hang_client(int port)
+{
+    int fd = greet(port, 'h');
+    if (fd < 0)
+        return 1;
     uint8_t buf[4096];
     while (recv(fd, buf, sizeof buf, 0) > 0) /* reads everything, answers nothing */
         ;
     return 0;
 }
 
+/* A client that greets, takes its seat and quits (for a forfeit after a connection). */
+static int quit_client(int port)
+{
+    int fd = greet(port, 'q');
+    if (fd < 0)
+        return 1;
+    int32_t me;
+    recv(fd, &me, sizeof me, MSG_WAITALL);
+    close(fd);
+    return 0;
+}
+
+/* An exec: client that never connects in its first set (it cannot start, or starts and never
+ * connects) stops the run at once, whatever the jobs: exit 1, its log file named with the
+ * log's last line, nothing of the set stored; with a client that connects in its first set,
+ * later failures are forfeits (test_external_clients). {python} is the interpreter given by
+ * DHM_PYTHON. */
+static void test_client_never_connects_stops(void **state)
+{
+    (void)state;
+    char out[8192], log[512];
+    write_file("npool.txt", "a simple\nb simple\nc random\nd random\n"
+                            "broken exec: {python} -c 'print(\"starting\")' && echo \"no module named 'dhm'\" >&2 && exit 1\n");
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        run_cmd(NULL, 0, "cd %s && rm -rf n.sqlite n.sqlite.logs", dir);
+        assert_int_equal(run_cmd(out, sizeof out, "cd %s && DHM_PYTHON=/bin/echo %s tournament --pool npool.txt "
+                                                  "--pairing fixed --sets 20 --games 4 --jobs %d --db n.sqlite --quiet 2>&1",
+                                 dir, dhm_bin(), jobs),
+                         1);
+        int started = 0; /* the client was started in at most one set per job, not in all 20 */
+        DIR *d = opendir(strcat(strcpy(log, dir), "/n.sqlite.logs"));
+        for (struct dirent *de; d && (de = readdir(d));)
+            started += strstr(de->d_name, "-broken.log") != NULL;
+        if (d)
+            closedir(d);
+        assert_true(started >= 1 && started <= jobs);
+        assert_non_null(strstr(out, "broken (exec:) did not connect in set "));
+        assert_non_null(strstr(out, "its first in this run, so the run stops; its log is n.sqlite.logs/set-"));
+        assert_non_null(strstr(out, "(last line: \"no module named 'dhm'\")"));
+        const char *name = strstr(out, "n.sqlite.logs/set-");
+        assert_non_null(name);
+        snprintf(log, sizeof log, "%s/%.*s", dir, (int)strcspn(name, " "), name);
+        const char *text = slurp_file(log);
+        assert_non_null(text); /* {python} was DHM_PYTHON: /bin/echo printed its arguments */
+        assert_non_null(strstr(text, "-c print(\"starting\")"));
+        assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s records sets --db n.sqlite", dir, dhm_bin()), 0);
+        assert_null(strstr(out, "forfeit"));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && !strcmp(argv[1], "--hang-client")) /* PORT [TAG: names the run, ignored] */
         return hang_client(atoi(argv[2]));
+    if (argc >= 3 && !strcmp(argv[1], "--quit-client"))
+        return quit_client(atoi(argv[2]));
     snprintf(hang_tag, sizeof hang_tag, "hang-%d", (int)getpid());
     snprintf(sleep_tag, sizeof sleep_tag, "sleep 313.%d", (int)getpid());
     if (!realpath(argv[0], self))
@@ -983,6 +1045,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_do_not_change_results), cmocka_unit_test(test_resume_after_kill),
         cmocka_unit_test(test_external_clients),          cmocka_unit_test(test_all_sets_broken),
+        cmocka_unit_test(test_client_never_connects_stops),
         cmocka_unit_test(test_stop_and_second_writer),
         cmocka_unit_test(test_damaged_store),             cmocka_unit_test(test_duplicate_seats),
         cmocka_unit_test(test_bad_input),                 cmocka_unit_test(test_shards_merge),

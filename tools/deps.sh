@@ -5,12 +5,17 @@
 # (make python; its tests run in make check) Debian's python3 with python3-dev, python3-numpy and
 # python3-pytest. Optional: python3-pandas (DataFrames; the tests that need it skip without it).
 # With --mpi also MPICH (mpich, libmpich-dev) for `make MPI=1` (.ci/run asks for it; the
-# default build and the README's commands need no MPI). Optional: clang for `make fuzz`.
+# default build and the README's commands need no MPI). With --torch also python3-torch (the
+# PyTorch example of docs/python.md; its tests are skipped without it). Optional: clang for
+# `make fuzz`.
 set -eu
 missing=""
 if [ "${1:-}" = "--mpi" ]; then
   command -v mpiexec >/dev/null 2>&1 || missing="$missing mpich"
   command -v mpicc >/dev/null 2>&1 || missing="$missing libmpich-dev"
+fi
+if [ "${1:-}" = "--torch" ]; then
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing="$missing python3-torch"
 fi
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ]; }
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"

@@ -5,11 +5,15 @@ command), reached through the extension module ``dhm._dhm``:
 
 - ``Env``: one game (or match) with PettingZoo's AEC conventions: ``reset``, ``agents``,
   ``agent_selection``, ``agent_iter``, ``observe``, ``last``, ``step``, ``rewards``,
-  ``terminations``, ``truncations``, ``infos``. An observation is the acting player's
-  information set only (``OBS_LAYOUT``) with an ``action_mask`` over the fixed global action
-  encoding (``NUM_ACTIONS``; ``move(a)`` says what action ``a`` is).
-- ``VecEnv(n)``: n games stepped in one call into preallocated numpy arrays.
+  ``terminations``, ``truncations``, ``infos``, spaces, ``render_mode``, ``state()``. An
+  observation is the acting player's information set only (``OBS_LAYOUT``) with an
+  ``action_mask`` over the fixed global action encoding (``NUM_ACTIONS``; ``move(a)`` says what
+  action ``a`` is). ``clone()``, ``sample_world()`` and ``playout()`` are for search.
+- ``VecEnv(n, learners=[0], opponents=["policy"] * 4, threads=2)``: n games stepped in one call
+  into preallocated numpy arrays, dhm's players acting in C on the opponents' seats.
 - ``Player("mc:sims=1000")``: dhm's built-in players acting in an ``Env``.
+- ``evaluate(agent, opponents, games, seed)``: points per game with a standard error;
+  ``tournament(pool, ...)``: dhm's tournaments from Python, Python agents included.
 - ``Store(path)`` and ``rate(...)``: a tournament's results and dhm's rating methods.
 - ``python3 -m dhm.uecda --agent module:Class -h HOST -p PORT -n NAME``: a Python agent as a
   UECda client, so it can join ``dhm serve``, tournaments, SPRTs and reports.
@@ -20,14 +24,49 @@ See docs/python.md in the dhm repository.
 import csv
 import io
 import os
+import sys
 from collections import namedtuple
 
-from . import _dhm
-from ._dhm import NUM_ACTIONS, OBS_SIZE, LEGAL_MAX, VecEnv, player_seed, read_kifu  # noqa: F401
+
+def _import_error(e):
+    """The ImportError of a module built for another interpreter (or one without numpy): it
+    names the interpreter the build was for and how to use or rebuild it."""
+    try:
+        from . import _build
+        built, built_version = _build.PYTHON, _build.PYTHON_VERSION
+    except ImportError:
+        built, built_version = None, None
+    import importlib.util
+
+    here = "%s (Python %s)" % (sys.executable, sys.version.split()[0])
+    lacks = "" if importlib.util.find_spec("numpy") else ", which has no numpy"
+    if built and os.path.abspath(built) != os.path.abspath(sys.executable):  # a venv is another interpreter
+        return ImportError(
+            "dhm: this build of the package is for %s (Python %s); this is %s%s. Run it with %s, or build it "
+            "for this interpreter: make python PYTHON=%s (which needs numpy and the Python headers). [%s]"
+            % (built, built_version, here, lacks, built, sys.executable, e))
+    return ImportError("dhm: the C module does not load in %s%s: %s (make python builds it; docs/python.md)"
+                       % (here, lacks, e))
+
+
+try:
+    from . import _dhm
+except ImportError as _e:
+    raise _import_error(_e) from None
+
+import numpy as np  # noqa: E402 (after the check above, which explains a missing numpy)
+
+from ._dhm import NUM_ACTIONS, OBS_SIZE, LEGAL_MAX, player_seed, read_kifu  # noqa: E402,F401
+from . import spaces  # noqa: E402
+from .spaces import Discrete, Box, Dict  # noqa: E402,F401
+
+#: The version of the build (git describe of the source it was built from).
+__version__ = _dhm.VERSION
 
 __all__ = [
     "Env", "VecEnv", "Player", "Store", "Move", "move", "action_of", "legal_moves", "describe",
-    "rate", "read_kifu", "player_seed", "play", "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS",
+    "rate", "read_kifu", "player_seed", "play", "evaluate", "tournament", "Evaluation",
+    "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS", "spaces", "__version__",
 ]
 
 AGENTS = ["player_%d" % p for p in range(5)]
@@ -131,23 +170,28 @@ def describe(observation):
     return out
 
 
-class Discrete:
-    """A minimal stand-in for gymnasium.spaces.Discrete (dhm does not depend on gymnasium)."""
+#: The bounds of each observation field (low, high): docs/python.md's table.
+_OBS_BOUNDS = {"table_size": (0, 15), "ncards": (0, 11), "finished": (0, 5), "classes": (-1, 4), "npass": (0, 20),
+               "exchange": (0, 2)}
 
-    def __init__(self, n):
-        self.n = n
 
-    def contains(self, x):
-        return 0 <= int(x) < self.n
-
-    def __repr__(self):
-        return "Discrete(%d)" % self.n
+def observation_space(mask_dtype="bool"):
+    """The space of one observation: Dict(observation=Box(int8[OBS_SIZE]), action_mask=Box(0/1
+    [NUM_ACTIONS])), each observation field bounded as docs/python.md says."""
+    low = np.zeros(OBS_SIZE, np.int8)
+    high = np.ones(OBS_SIZE, np.int8)
+    for name, sl in OBS_LAYOUT.items():
+        lo, hi = _OBS_BOUNDS.get(name, (0, 1))
+        low[sl], high[sl] = lo, hi
+    return spaces.Dict({"observation": spaces.Box(low, high, (OBS_SIZE,), np.int8),
+                        "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.dtype(mask_dtype))})
 
 
 class Env(_dhm.Env):
     """Daihinmin as an AEC environment (PettingZoo's conventions, without PettingZoo).
 
-    Env(seed=0, *, mode="game", games=100, seat_change=3, class_reset=None)
+    Env(seed=0, *, mode="game", games=100, seat_change=3, class_reset=None, render_mode=None,
+        mask_dtype="bool")
 
     mode="game": an episode is one game; games follow each other on the UECda schedule (seats
     changed every seat_change games; class_reset defaults to 1 here: no exchange). mode="match":
@@ -156,10 +200,23 @@ class Env(_dhm.Env):
     seed always gives the same games; reset(seed) starts over from it.
 
     Rewards: at the end of every game each player gets its UECda points - 3 (daifugo +2 ..
-    daihinmin -2). Agents are "player_0" .. "player_4" (dhm's player numbers).
+    daihinmin -2). Agents are "player_0" .. "player_4" (dhm's player numbers). infos[agent]
+    says whether a game ended since the agent last acted, and then its classes.
+    render_mode: None or "ansi" (render() returns the text), "human" (render() prints it).
+    mask_dtype="int8" gives action masks of int8 0/1 instead of bool.
     """
 
-    metadata = {"name": "dhm_daihinmin_v0", "is_parallelizable": False, "render_modes": ["ansi"]}
+    metadata = {"name": "dhm_daihinmin_v0", "is_parallelizable": False, "render_modes": ["ansi", "human"]}
+
+    def __init__(self, seed=0, *, render_mode=None, mask_dtype="bool", **kw):
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError("render_mode=%r: valid are None, 'ansi' and 'human'" % (render_mode,))
+        if kw.get("class_reset", 0) is None:  # the mode's default
+            del kw["class_reset"]
+        super().__init__(seed, mask_dtype=mask_dtype, **kw)
+        self.render_mode = render_mode
+        self.mask_dtype = mask_dtype
+        self._spaces = {}
 
     def agent_iter(self, max_iter=2 ** 63):
         """Yields agent_selection until every agent is done (as PettingZoo's agent_iter)."""
@@ -176,25 +233,116 @@ class Env(_dhm.Env):
     def max_num_agents(self):
         return 5
 
+    @property
+    def unwrapped(self):
+        return self
+
+    def _space(self, kind, agent):
+        key = (kind, AGENTS[agent] if isinstance(agent, int) else agent)
+        if key[1] not in AGENTS:
+            raise ValueError("unknown agent %r (agents are player_0 .. player_4)" % (agent,))
+        if key not in self._spaces:
+            self._spaces[key] = spaces.Discrete(NUM_ACTIONS) if kind == "action" else observation_space(self.mask_dtype)
+        return self._spaces[key]
+
     def action_space(self, agent):
-        return Discrete(NUM_ACTIONS)
+        """Discrete(NUM_ACTIONS) (sample(mask=obs["action_mask"]) draws a legal action)."""
+        return self._space("action", agent)
 
     def observation_space(self, agent):
-        return {"observation": (OBS_SIZE,), "action_mask": (NUM_ACTIONS,)}
+        """Dict(observation=Box(int8[OBS_SIZE]), action_mask=Box(0/1[NUM_ACTIONS]))."""
+        return self._space("observation", agent)
+
+    @property
+    def action_spaces(self):
+        return {a: self.action_space(a) for a in AGENTS}
+
+    @property
+    def observation_spaces(self):
+        return {a: self.observation_space(a) for a in AGENTS}
+
+    @property
+    def state_space(self):
+        """The space of state(): every player's observation, player_0's first."""
+        obs = observation_space()["observation"]
+        return spaces.Box(np.tile(obs.low, 5), np.tile(obs.high, 5), (5 * OBS_SIZE,), np.int8)
 
     def legal_moves(self):
         """The selected agent's legal moves as Move objects."""
         return [move(a) for a in self.legal_actions()]
 
     def render(self):
-        """The selected agent's view, as text."""
+        """The selected agent's view as text: returned (render_mode None or "ansi") or printed
+        ("human")."""
         if self.agent_selection is None:
-            return "episode over"
-        d = describe(self.observe(self.agent_selection))
-        lines = ["%s to act (%s)" % (self.agent_selection, self.phase)]
-        for k in ("hand", "table", "ncards", "passed", "classes", "revolution", "lock", "legal"):
-            lines.append("  %-10s %s" % (k, d[k]))
-        return "\n".join(lines)
+            text = "episode over"
+        else:
+            d = describe(self.observe(self.agent_selection))
+            lines = ["%s to act (%s)" % (self.agent_selection, self.phase)]
+            for k in ("hand", "table", "ncards", "passed", "classes", "revolution", "lock", "legal"):
+                lines.append("  %-10s %s" % (k, d[k]))
+            text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _copy_attrs(self, other):
+        other.__dict__.update(self.__dict__)
+        other._spaces = {}
+        return other
+
+    def clone(self):
+        """A full copy of the environment (the hidden cards included), which then plays on by
+        itself: for perfect-information search, or to try an action and look."""
+        return self._copy_attrs(super().clone())
+
+    def sample_world(self, seed=None, est="uniform"):
+        """A copy in which every card the selected agent cannot see is dealt anew by dhm's
+        world sampler, consistently with that agent's information set: est="uniform" (every
+        consistent world equally likely), "weights" (the learned weight table), "policy" (worlds
+        weighted by how likely the learned policy makes the opponents' plays; "policy:k=64:beta=0.5").
+        Nothing of the true hidden cards is left in the copy. Only while a game is in play."""
+        return self._copy_attrs(super().sample_world(seed=seed, est=est))
+
+    def close(self):
+        pass
+
+
+class VecEnv(_dhm.VecEnv):
+    """n games stepped in one call, into preallocated numpy arrays.
+
+    VecEnv(n, seed=0, *, mode="game", games=100, seat_change=3, class_reset=None,
+           observations=True, masks=True, learners=None, opponents=None, threads=0,
+           mask_dtype="bool")
+
+    learners: the player numbers whose decisions the arrays hold (default: all five, or [0]
+    when opponents are given); opponents: dhm's players on the other seats, acting in C inside
+    step(): a spec for all of them ("policy"), one per seat in player order (["simple",
+    "policy", "mc:sims=100", "random"]) or {player: spec}. reward[i, j] is learner j's reward.
+    threads: games are shared out over this many threads (0, the default: one per CPU this
+    process may use, at most one per 8 games); the results do not depend on it.
+    seed: an int (game i's seed derived from it) or n ints (game i's first episode is
+    Env(seed[i]) / dhm play --seed seed[i], opponents seeded as dhm play seeds its players).
+    """
+
+    def __init__(self, n, seed=0, **kw):
+        if kw.get("class_reset", 0) is None:  # the mode's default
+            del kw["class_reset"]
+        super().__init__(n, seed, **kw)
+
+    @property
+    def num_envs(self):
+        return self.n
+
+    @property
+    def single_action_space(self):
+        return spaces.Discrete(NUM_ACTIONS)
+
+    @property
+    def single_observation_space(self):
+        mask = self.action_mask
+        return observation_space("bool" if mask is None else mask.dtype.name)
 
     def close(self):
         pass
@@ -225,6 +373,8 @@ class Player(_dhm.Player):
     def __repr__(self):
         return "Player(%r)" % self.spec
 
+
+from .arena import Evaluation, evaluate, tournament  # noqa: E402
 
 # ---------------------------------------------------------------- results and ratings
 
@@ -297,12 +447,43 @@ def _records(data):
     return list(data)
 
 
+def _rows_to_results(rows):
+    """Set results and game results from rows: set rows (set, player, points[, order]) as
+    `dhm rate` reads them and as Store.sets() gives them; game rows (game, player, rank[, p])
+    and Store.games()' rows (set, game, player, rank, points), whose games are keyed by (set,
+    game) and whose points also give each set's totals."""
+    sb, gb, totals = {}, {}, {}
+    for i, r in enumerate(rows):
+        if "game" in r and "rank" in r:
+            key = (r.get("set"), r["game"])
+            g = gb.setdefault(key, ([], [], []))
+            g[0].append(str(r["player"]))
+            g[1].append(float(r["rank"]))
+            g[2].append(r.get("p"))
+            if r.get("set") is not None and r.get("points") is not None:
+                t = totals.setdefault(r["set"], {})
+                t[str(r["player"])] = t.get(str(r["player"]), 0.0) + float(r["points"])
+        elif "set" in r and "points" in r:
+            s = sb.setdefault(r["set"], [float(r.get("order", i)), [], []])
+            s[1].append(str(r["player"]))
+            s[2].append(float(r["points"]))
+        else:
+            raise ValueError("row %d: expected set,player,points[,order] or game,player,rank[,p]: %r" % (i, r))
+    if not sb and totals:  # a store's game rows: their sets' totals, in the order the store gave them
+        sb = {k: [float(n), list(t), list(t.values())] for n, (k, t) in enumerate(totals.items())}
+    sets = [tuple(v) for v in sb.values()] or None
+    games = [(n, rk, None if any(x is None or x == "" for x in p) else [float(x) for x in p])
+             for n, rk, p in gb.values()] or None
+    return sets, games
+
+
 def rate(data, methods="sts", include_broken=False, as_frame=False, **params):
     """dhm's rating methods from Python: the rows `dhm rate --csv` prints.
 
     data: a store (a path or a Store: its clean sets, and its games for elo-game/morita), or
     rows as dicts (or a DataFrame) in `dhm rate`'s CSV shapes: set rows with set, player,
-    points (and order) or game rows with game, player, rank (and p).
+    points (and order) or game rows with game, player, rank (and p); Store.sets() and
+    Store.games() (lists or DataFrames) are taken as they are.
     methods: "sts", "bt,pl", "all", ... (dhm rate --help lists them).
     params: the options of dhm rate with underscores: init, k, f, rd, c, sigma, tau, ts_sigma,
     beta, ts_tau, draw_prob, game_k, natural_log, prior, bootstrap, confidence, seed,
@@ -335,24 +516,7 @@ def rate(data, methods="sts", include_broken=False, as_frame=False, **params):
             if st is not data:
                 st.close()
     else:
-        rows = _records(data)
-        sb, gb = {}, {}
-        for i, r in enumerate(rows):
-            if "set" in r and "points" in r:
-                key = r["set"]
-                s = sb.setdefault(key, [float(r.get("order", i)), [], []])
-                s[1].append(str(r["player"]))
-                s[2].append(float(r["points"]))
-            elif "game" in r and "rank" in r:
-                g = gb.setdefault(r["game"], ([], [], []))
-                g[0].append(str(r["player"]))
-                g[1].append(float(r["rank"]))
-                g[2].append(r.get("p"))
-            else:
-                raise ValueError("row %d: expected set,player,points[,order] or game,player,rank[,p]: %r" % (i, r))
-        sets = [tuple(v) for v in sb.values()] or None
-        games = [(n, rk, None if any(x is None or x == "" for x in p) else [float(x) for x in p])
-                 for n, rk, p in gb.values()] or None
+        sets, games = _rows_to_results(_records(data))
     if "anchor" in params and isinstance(params["anchor"], str):
         name, _, value = params["anchor"].partition("=")
         params["anchor"] = (name, float(value))

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "obs.h"
+#include "players/mc.h"
+#include "players/policy.h"
 
 void env_init(DhmEnv *e, int single, int games, int seat_change, int class_reset, uint64_t seed)
 {
@@ -19,81 +21,54 @@ void env_init(DhmEnv *e, int single, int games, int seat_change, int class_reset
     e->base_seed = seed;
     e->episode = -1;
     e->last_serial = -1;
-    e->phase = PH_OVER;
+    e->m.phase = GAME_OVER;
 }
 
-static void legal_exchange(DhmEnv *e)
+/* The legal actions of the decision the machine waits for. */
+static void legal_now(DhmEnv *e)
 {
-    const Cards h = e->hand[e->actor];
+    GameMachine *m = &e->m;
     e->nlegal = 0;
-    for (Cards x = h; x; x &= x - 1) {
-        const Cards a = x & -x;
-        if (e->give_n == 1)
-            e->legal[e->nlegal++] = (uint16_t)action_of_give(a);
-        else
-            for (Cards y = x & (x - 1); y; y &= y - 1)
-                e->legal[e->nlegal++] = (uint16_t)action_of_give(a | (y & -y));
-    }
-}
-
-static void legal_play(DhmEnv *e)
-{
-    Move mv[MOVEGEN_MAX];
-    const int n = state_moves(&e->g, mv);
-    for (int i = 0; i < n; i++)
-        e->legal[i] = (uint16_t)action_of_generated(mv[i]);
-    e->nlegal = n;
-    e->actor = e->g.turn;
-}
-
-/* The next rich player to give, from class c on; 0 when the exchange is over. */
-static int next_giver(DhmEnv *e, int c)
-{
-    for (; c < 2; c++) { /* daifugo first, then fugo */
-        int rich = game_player_of_class(e->su.cls, c);
-        if (rich >= 0) {
-            e->actor = rich;
-            e->give_n = 2 - c;
-            legal_exchange(e);
-            return 1;
+    if (m->phase == GAME_PLAY) {
+        Move mv[MOVEGEN_MAX];
+        const int n = state_moves(&m->g, mv);
+        for (int i = 0; i < n; i++)
+            e->legal[i] = (uint16_t)action_of_generated(mv[i]);
+        e->nlegal = n;
+    } else if (m->phase == GAME_EXCHANGE) {
+        const Cards h = m->hand[m->actor];
+        for (Cards x = h; x; x &= x - 1) {
+            const Cards a = x & -x;
+            if (m->give_n == 1)
+                e->legal[e->nlegal++] = (uint16_t)action_of_give(a);
+            else
+                for (Cards y = x & (x - 1); y; y &= y - 1)
+                    e->legal[e->nlegal++] = (uint16_t)action_of_give(a | (y & -y));
         }
     }
-    return 0;
 }
 
-static void start_play(DhmEnv *e)
-{
-    GameRecord *rec = &e->rec;
-    memcpy(rec->original, e->hand, sizeof rec->original);
-    rec->first = game_first_player(e->hand);
-    state_init(&e->g, e->hand, e->su.seat, rec->first);
-    game_play_views(&e->su, rec, e->view);
-    e->phase = PH_PLAY;
-    e->give_n = 0;
-    legal_play(e);
-}
+static int advance(DhmEnv *e, float reward[NPLAYERS]);
 
-/* game_play up to the first decision. */
+/* The setup of game e->game in the schedule (match_run's order of RNG use), and the game
+ * started up to its first decision. */
 static void start_game(DhmEnv *e)
 {
-    GameRecord *rec = &e->rec;
-    const GameSetup *su = &e->su;
-    const int classes = game_begin(su, &e->rng, rec, e->hand);
-    game_start_views(su, rec, e->hand, e->view);
-    memcpy(e->start_view, e->view, sizeof e->view);
-    memset(e->played_by, 0, sizeof e->played_by);
-    e->serial++;
-    e->phase = PH_EXCHANGE;
-    if (!classes || !next_giver(e, 0))
-        start_play(e);
-}
-
-/* The setup of game e->game in the schedule (match_run's order of RNG use). */
-static void setup_game(DhmEnv *e)
-{
     GameSetup prev = e->su;
-    e->rng = match_game_rng(e->cfg.seed, e->game);
-    match_setup_game(&e->cfg, e->game, e->have_prev ? &prev : NULL, e->have_prev ? &e->rec : NULL, &e->rng, &e->su);
+    Rng rng = match_game_rng(e->cfg.seed, e->game);
+    match_setup_game(&e->cfg, e->game, e->have_prev ? &prev : NULL, e->have_prev ? &e->rec : NULL, &rng, &e->su);
+    if (e->given) {
+        memcpy(e->su.seat, e->deal_seat, sizeof e->su.seat);
+        memcpy(e->su.cls, e->deal_cls, sizeof e->su.cls);
+        e->su.deal = e->deal;
+        for (int p = 0; p < NPLAYERS; p++)
+            if (e->deal_cls[p] == 0)
+                e->su.dealer = p;
+        e->given = 0;
+    }
+    game_begin(&e->m, e->pl, &e->su, &rng, NULL, &e->rec);
+    memcpy(e->start_view, e->m.view, sizeof e->start_view);
+    e->serial++;
 }
 
 static int check_deal(const EnvDeal *d, char *err, size_t errsz)
@@ -156,23 +131,21 @@ int env_reset(DhmEnv *e, int reseed, uint64_t seed, const EnvDeal *d, char *err,
     }
     e->cfg.seed = e->single || e->episode == 0 ? e->base_seed : rng_derive(e->base_seed, 0x65706973, (uint64_t)e->episode);
     e->games_done = 0;
-    setup_game(e);
     if (d) {
         memcpy(e->deal, d->hand, sizeof e->deal);
-        memcpy(e->su.seat, d->seat, sizeof e->su.seat);
-        memcpy(e->su.cls, d->cls, sizeof e->su.cls);
-        e->su.deal = e->deal;
-        for (int p = 0; p < NPLAYERS; p++)
-            if (d->cls[p] == 0)
-                e->su.dealer = p;
+        memcpy(e->deal_seat, d->seat, sizeof e->deal_seat);
+        memcpy(e->deal_cls, d->cls, sizeof e->deal_cls);
+        e->given = 1;
     }
     start_game(e);
+    float scratch[NPLAYERS] = {0}; /* no game ends before a seat without a player acts */
+    advance(e, scratch);
     return 0;
 }
 
 int env_is_legal(const DhmEnv *e, int a)
 {
-    if (e->phase == PH_OVER)
+    if (e->m.phase == GAME_OVER)
         return 0;
     for (int i = 0; i < e->nlegal; i++)
         if (e->legal[i] == a)
@@ -183,7 +156,6 @@ int env_is_legal(const DhmEnv *e, int a)
 static int end_game(DhmEnv *e, float reward[NPLAYERS])
 {
     GameRecord *rec = &e->rec;
-    state_classes(&e->g, rec->result);
     for (int p = 0; p < NPLAYERS; p++) {
         reward[p] += (float)(game_points(rec->result[p]) - 3);
         e->last_result[p] = rec->result[p];
@@ -191,73 +163,67 @@ static int end_game(DhmEnv *e, float reward[NPLAYERS])
     e->last_serial = e->serial;
     e->games_done++;
     e->have_prev = 1;
-    if (e->games_done >= e->cfg.games) {
-        e->phase = PH_OVER;
-        e->nlegal = 0;
+    if (e->games_done >= e->cfg.games)
         return STEP_GAME_OVER | STEP_EPISODE_OVER;
-    }
     e->game++;
-    setup_game(e);
     start_game(e);
     return STEP_GAME_OVER;
 }
 
+/* The players decide until a seat without one must, or the episode ends. */
+static int advance(DhmEnv *e, float reward[NPLAYERS])
+{
+    int flags = 0;
+    for (;;) {
+        game_run(&e->m);
+        if (e->m.phase != GAME_OVER)
+            break;
+        flags |= end_game(e, reward);
+        if (flags & STEP_EPISODE_OVER)
+            break;
+    }
+    legal_now(e);
+    return flags;
+}
+
 int env_step(DhmEnv *e, int a, float reward[NPLAYERS])
 {
-    if (e->phase == PH_OVER)
+    GameMachine *m = &e->m;
+    if (m->phase == GAME_OVER)
         return ENV_NOT_RUNNING;
     if (!env_is_legal(e, a))
         return ENV_ILLEGAL;
-    GameRecord *rec = &e->rec;
-    if (e->phase == PH_EXCHANGE) {
-        const int rich = e->actor, c = e->su.cls[rich];
-        rec->bad_exchange[rich] =
-            game_give_from_rich(rich, e->give_n, action_give(a), e->su.cls, e->hand, rec->changed);
-        e->view[rich].given = rec->changed[rich];
-        if (!next_giver(e, c + 1))
-            start_play(e);
-        return 0;
-    }
-    const int p = e->g.turn;
-    const Move m = action_move(a);
-    const int ev = state_apply(&e->g, m);
-    if (rec->nplays < GAME_MAX_PLAYS) {
-        rec->plays[rec->nplays].move = m;
-        rec->plays[rec->nplays].player = (uint8_t)p;
-        rec->plays[rec->nplays].usec = 0;
-        rec->nplays++;
-    }
-    e->played_by[p] |= move_cards(m);
-    if (ev & EV_STALEMATE) {
-        state_finish_stalemate(&e->g, &e->rng);
-        rec->stalemate = 1;
-    }
-    if (e->g.over)
-        return end_game(e, reward);
-    legal_play(e);
-    return 0;
+    if (m->phase == GAME_EXCHANGE)
+        game_give(m, action_give(a));
+    else
+        game_move(m, action_move(a), 0);
+    return advance(e, reward);
 }
 
-const InfoSet *env_view(DhmEnv *e, int p)
+void env_copy(DhmEnv *dst, const DhmEnv *src)
 {
-    InfoSet *v = &e->view[p];
-    if (e->phase == PH_EXCHANGE)
-        return v; /* the start view, and what p gave */
-    infoset_public(v, &e->g);
-    v->hand = e->g.hand[p];
-    v->plays = e->rec.plays;
-    v->nplays = e->rec.nplays;
-    return v;
+    memcpy(dst, src, offsetof(DhmEnv, rec));
+    game_copy(&dst->m, &src->m, &dst->rec);
+    for (int p = 0; p < NPLAYERS; p++) {
+        dst->pl[p] = NULL;
+        dst->start_view[p].plays = dst->rec.plays;
+    }
+    if (src->su.deal == src->deal)
+        dst->su.deal = dst->deal;
+    if (src->m.su.deal == src->deal)
+        dst->m.su.deal = dst->deal;
 }
+
+const InfoSet *env_view(DhmEnv *e, int p) { return game_view(&e->m, p); }
 
 void env_observe(DhmEnv *e, int p, int8_t *out)
 {
-    obs_encode(env_view(e, p), env_give_n(e, p), e->played_by, out);
+    obs_encode(env_view(e, p), env_give_n(e, p), e->m.played_by, out);
 }
 
 void env_shuffle_hidden(DhmEnv *e, int keep, uint64_t seed)
 {
-    Cards *h = e->phase == PH_EXCHANGE ? e->hand : e->g.hand;
+    Cards *h = e->m.phase == GAME_EXCHANGE ? e->m.hand : e->m.g.hand;
     Rng rng = rng_seed(seed);
     Cards pool = 0;
     int count[NPLAYERS];
@@ -276,8 +242,48 @@ void env_shuffle_hidden(DhmEnv *e, int keep, uint64_t seed)
             pool &= ~(1ULL << b);
         }
     }
-    if (e->phase == PH_PLAY)
-        legal_play(e);
-    else if (e->phase == PH_EXCHANGE)
-        legal_exchange(e);
+    legal_now(e);
+}
+
+void env_set_world(DhmEnv *e, const Cards hand[NPLAYERS], int keep)
+{
+    GameMachine *m = &e->m;
+    GameRecord *rec = &e->rec;
+    const int8_t *cls = m->su.cls;
+    const int partner = cls[0] >= 0 ? game_player_of_class(cls, 4 - cls[keep]) : -1;
+    for (int q = 0; q < NPLAYERS; q++) {
+        m->g.hand[q] = hand[q];
+        if (q == keep)
+            continue;
+        /* what q gave stays only where keep saw it: a poor player is shown its rich partner's gift */
+        const int known = q == partner && cls[keep] >= 3;
+        rec->original[q] = rec->dealt[q] = hand[q] | m->played_by[q];
+        if (!known)
+            rec->changed[q] = 0;
+        InfoSet *v = &m->view[q];
+        v->start_hand = rec->original[q];
+        v->given = rec->changed[q];
+        v->received = 0;
+    }
+    memcpy(m->hand, m->g.hand, sizeof m->hand);
+    legal_now(e);
+}
+
+int env_playout(const DhmEnv *e, int policy, double eps, uint64_t seed, const void *weights, int cls[NPLAYERS])
+{
+    const GameMachine *m = &e->m;
+    if (m->phase == GAME_EXCHANGE)
+        return -1;
+    if (m->phase == GAME_OVER) {
+        memcpy(cls, e->last_result, sizeof e->last_result);
+        return 0;
+    }
+    GameState g = m->g;
+    Rng rng = rng_seed(seed);
+    if (policy)
+        policy_playout(weights, &g, &rng, eps);
+    else
+        mc_playout(&g, &rng, eps, NULL);
+    state_classes(&g, cls);
+    return 0;
 }

@@ -107,9 +107,14 @@ PyObject *cards_to_py(Cards c)
 
 PyObject *obs_dict_new(int8_t **obs_out, npy_bool **mask_out, const uint16_t *legal, int nlegal)
 {
+    return obs_dict_new_typed(obs_out, mask_out, legal, nlegal, NPY_BOOL);
+}
+
+PyObject *obs_dict_new_typed(int8_t **obs_out, npy_bool **mask_out, const uint16_t *legal, int nlegal, int mask_type)
+{
     npy_intp od = OBS_SIZE, md = NUM_ACTIONS;
     PyObject *obs = PyArray_SimpleNew(1, &od, NPY_INT8);
-    PyObject *mask = PyArray_ZEROS(1, &md, NPY_BOOL, 0);
+    PyObject *mask = PyArray_ZEROS(1, &md, mask_type, 0);
     PyObject *d = PyDict_New();
     if (!obs || !mask || !d || PyDict_SetItemString(d, "observation", obs) ||
         PyDict_SetItemString(d, "action_mask", mask)) {
@@ -325,6 +330,11 @@ static PyMethodDef METHODS[] = {
     {"player_seed", py_player_seed, METH_VARARGS, "player_seed(match_seed, p): the seed dhm play gives player p"},
     {"client_run", (PyCFunction)(void (*)(void))py_client_run, METH_VARARGS | METH_KEYWORDS,
      "client_run(agent, host, port, name, seed=1, timeout_ms=0, log=True) -> dict: a Python agent as a UECda client"},
+    {"play_match", (PyCFunction)(void (*)(void))py_play_match, METH_VARARGS | METH_KEYWORDS,
+     "play_match(specs, games, seed, seat_change=3, class_reset=100) -> int8[games, 5]: a match of built-in\n"
+     "players as dhm play --players ... --seed plays it; every game's classes"},
+    {"tournament", (PyCFunction)(void (*)(void))py_tournament, METH_VARARGS | METH_KEYWORDS,
+     "tournament(pool_text, db, sets, games, seed, jobs, pairing, ...): dhm tournament's engine into a new store"},
     {"rate", (PyCFunction)(void (*)(void))py_rate, METH_VARARGS | METH_KEYWORDS,
      "rate(sets, games, methods, params) -> list of rows: dhm's rating methods"},
     {NULL, NULL, 0, NULL},

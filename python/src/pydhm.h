@@ -26,11 +26,15 @@
 typedef struct EnvObject {
     PyObject_HEAD
     DhmEnv *e;
+    /* the agents' state (from live to the end: what clone() copies) */
     int live;                 /* bit p: agent p is still in `agents` */
     int selected;             /* agent_selection, -1 when no agent is left */
     int over;                 /* the episode ended: every live agent terminated */
     float reward[NPLAYERS];   /* rewards of the last step */
     float cum[NPLAYERS];      /* accumulated since each agent last acted */
+    int ended;                /* bit p: a game ended since agent p last acted (infos) */
+    int last_over;            /* the last step ended a game (playout gives its classes) */
+    int mask_type;            /* NPY_BOOL or NPY_INT8: the action_mask's dtype */
 } EnvObject;
 
 extern PyTypeObject EnvType, VecEnvType, PlayerType, StoreType;
@@ -47,10 +51,20 @@ PyObject *cards_to_py(Cards c);
  * the mask set for the given legal actions (none: all False), the observation left for the
  * caller to write through *obs (env_observe or obs_encode). */
 PyObject *obs_dict_new(int8_t **obs, npy_bool **mask, const uint16_t *legal, int nlegal);
+/* The same with the mask's dtype given (NPY_BOOL or NPY_INT8, both one byte of 0/1). */
+PyObject *obs_dict_new_typed(int8_t **obs, npy_bool **mask, const uint16_t *legal, int nlegal, int mask_type);
 
 /* A game record as a dict (hidden cards included): seats, classes, hands, plays, result. */
 PyObject *game_record_to_py(const GameRecord *r);
 
+/* mode ("game" or "match"), games, seat_change, class_reset (-1: the mode's default) checked;
+ * single and reset set. -1 with a Python error. */
+int parse_schedule(const char *mode, int games, int seat_change, int class_reset, int *single, int *reset);
+/* The ValueError for an action that is not legal in e now (where: a prefix such as "game 3: "). */
+PyObject *illegal_error(DhmEnv *e, long long action, const char *where);
+
+PyObject *py_play_match(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *py_tournament(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *py_client_run(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *py_rate(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *py_player_seed(PyObject *self, PyObject *args);

@@ -1,6 +1,9 @@
-/* pyenv.c — Env (one game, PettingZoo's AEC conventions) and VecEnv (n games stepped in one
- * call into preallocated numpy arrays) over envcore.h. */
+/* pyenv.c — Env: one game (or match) with PettingZoo's AEC conventions over envcore.h; its
+ * clones and sampled worlds for search (pyvecenv.c has VecEnv). */
 #include "pydhm.h"
+
+#include "players/estimate.h"
+#include "players/policy.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -31,7 +34,7 @@ static void Env_dealloc(EnvObject *self)
 }
 
 /* mode, games, seat_change, class_reset: shared by Env and VecEnv. */
-static int parse_schedule(const char *mode, int games, int seat_change, int class_reset, int *single, int *reset)
+int parse_schedule(const char *mode, int games, int seat_change, int class_reset, int *single, int *reset)
 {
     if (!strcmp(mode, "game"))
         *single = 1;
@@ -51,14 +54,20 @@ static int parse_schedule(const char *mode, int games, int seat_change, int clas
 
 static int Env_init(EnvObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"seed", "mode", "games", "seat_change", "class_reset", NULL};
+    static char *kwlist[] = {"seed", "mode", "games", "seat_change", "class_reset", "mask_dtype", NULL};
     unsigned long long seed = 0;
-    const char *mode = "game";
+    const char *mode = "game", *mask_dtype = "bool";
     int games = 100, seat_change = 3, class_reset = -1, single, reset;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|K$siii", kwlist, &seed, &mode, &games, &seat_change, &class_reset))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|K$siiis", kwlist, &seed, &mode, &games, &seat_change, &class_reset,
+                                     &mask_dtype))
         return -1;
     if (parse_schedule(mode, games, seat_change, class_reset, &single, &reset))
         return -1;
+    self->mask_type = !strcmp(mask_dtype, "bool") ? NPY_BOOL : !strcmp(mask_dtype, "int8") ? NPY_INT8 : -1;
+    if (self->mask_type < 0) {
+        PyErr_Format(PyExc_ValueError, "mask_dtype=%s: valid are 'bool' and 'int8'", mask_dtype);
+        return -1;
+    }
     env_init(self->e, single, games, seat_change, reset, seed);
     self->selected = -1;
     self->live = 0;
@@ -72,6 +81,23 @@ static int running(EnvObject *self)
         return 0;
     }
     return 1;
+}
+
+static PyObject *ints5(const int *v)
+{
+    return Py_BuildValue("[iiiii]", v[0], v[1], v[2], v[3], v[4]);
+}
+
+/* infos[agent]: whether a game ended since the agent last acted, and then its classes. */
+static PyObject *info_of(EnvObject *self, int p)
+{
+    const DhmEnv *e = self->e;
+    const int ended = (self->ended >> p) & 1;
+    PyObject *cls = ended ? ints5(e->last_result) : Py_NewRef(Py_None);
+    if (!cls)
+        return NULL;
+    return Py_BuildValue("{s:O,s:N,s:i,s:i}", "game_over", ended ? Py_True : Py_False, "classes", cls, "game", e->game,
+                         "games_done", e->games_done);
 }
 
 static int int_list(PyObject *o, const char *what, int lo, int hi, int out[NPLAYERS])
@@ -145,8 +171,8 @@ static int deal_option(PyObject *options, EnvDeal *d, int *have)
 static void select_actor(EnvObject *self)
 {
     DhmEnv *e = self->e;
-    if (e->phase != PH_OVER) {
-        self->selected = e->actor;
+    if (e->m.phase != GAME_OVER) {
+        self->selected = e->m.actor;
         return;
     }
     self->selected = -1;
@@ -178,28 +204,30 @@ static PyObject *Env_reset(EnvObject *self, PyObject *args, PyObject *kw)
         return PyErr_Format(PyExc_ValueError, "%s", err);
     self->live = (1 << NPLAYERS) - 1;
     self->over = 0;
+    self->ended = 0;
+    self->last_over = 0;
     memset(self->reward, 0, sizeof self->reward);
     memset(self->cum, 0, sizeof self->cum);
     select_actor(self);
     Py_RETURN_NONE;
 }
 
-static PyObject *illegal_error(DhmEnv *e, long long action, const char *where)
+PyObject *illegal_error(DhmEnv *e, long long action, const char *where)
 {
     if (action < 0 || action >= NUM_ACTIONS)
         return PyErr_Format(PyExc_ValueError, "%saction %lld is out of range (0..%d)", where, action, NUM_ACTIONS - 1);
     const int a = (int)action;
     char text[64] = "?";
     action_format(a, text, sizeof text);
-    if (e->phase == PH_EXCHANGE)
+    if (e->m.phase == GAME_EXCHANGE)
         return PyErr_Format(PyExc_ValueError,
                             "%saction %d (%s) is not legal: player_%d must give %d of their own cards (see action_mask)",
-                            where, a, text, e->actor, e->give_n);
+                            where, a, text, e->m.actor, e->m.give_n);
     if (a >= ACT_MELDS)
         return PyErr_Format(PyExc_ValueError, "%saction %d (%s) is an exchange action, but player_%d is to play", where,
-                            a, text, e->actor);
+                            a, text, e->m.actor);
     return PyErr_Format(PyExc_ValueError, "%saction %d (%s) is not legal for player_%d now (see action_mask)", where, a,
-                        text, e->actor);
+                        text, e->m.actor);
 }
 
 static PyObject *Env_step(EnvObject *self, PyObject *action)
@@ -235,6 +263,10 @@ static PyObject *Env_step(EnvObject *self, PyObject *action)
     if (rc == ENV_ILLEGAL)
         return illegal_error(e, a, "");
     self->cum[sel] = 0;
+    self->ended &= ~(1 << sel);
+    self->last_over = (rc & STEP_GAME_OVER) != 0;
+    if (self->last_over)
+        self->ended = (1 << NPLAYERS) - 1;
     for (int p = 0; p < NPLAYERS; p++) {
         self->reward[p] = r[p];
         self->cum[p] += r[p];
@@ -261,7 +293,7 @@ static PyObject *observe_agent(EnvObject *self, int p)
     const int acts = p == self->selected && !self->over;
     int8_t *obs;
     npy_bool *mask;
-    PyObject *d = obs_dict_new(&obs, &mask, e->legal, acts ? e->nlegal : 0);
+    PyObject *d = obs_dict_new_typed(&obs, &mask, e->legal, acts ? e->nlegal : 0, self->mask_type);
     if (d)
         env_observe(e, p, obs); /* as VecEnv writes it */
     return d;
@@ -311,7 +343,12 @@ static PyObject *Env_last(EnvObject *self, PyObject *args, PyObject *kw)
     PyObject *obs = want ? observe_agent(self, p) : Py_NewRef(Py_None);
     if (!obs)
         return NULL;
-    return Py_BuildValue("(NdOO{})", obs, (double)self->cum[p], self->over ? Py_True : Py_False, Py_False);
+    PyObject *info = info_of(self, p);
+    if (!info) {
+        Py_DECREF(obs);
+        return NULL;
+    }
+    return Py_BuildValue("(NdOON)", obs, (double)self->cum[p], self->over ? Py_True : Py_False, Py_False, info);
 }
 
 static PyObject *Env_legal_actions(EnvObject *self, PyObject *unused)
@@ -352,7 +389,7 @@ static PyObject *per_agent(EnvObject *self, int kind)
                       : kind == 1 ? PyFloat_FromDouble(self->cum[p])
                       : kind == 2 ? PyBool_FromLong(self->over)
                       : kind == 3 ? PyBool_FromLong(0)
-                                  : PyDict_New();
+                                  : info_of(self, p);
         if (!v || PyDict_SetItem(d, AGENT_NAMES[p], v)) {
             Py_XDECREF(v);
             Py_DECREF(d);
@@ -408,13 +445,8 @@ static PyObject *Env_get_actor(EnvObject *self, void *c)
 static PyObject *Env_get_phase(EnvObject *self, void *c)
 {
     (void)c;
-    const int ph = self->e->episode < 0 ? 0 : self->e->phase;
-    return PyUnicode_FromString(ph == PH_EXCHANGE ? "exchange" : ph == PH_PLAY ? "play" : "over");
-}
-
-static PyObject *ints5(const int *v)
-{
-    return Py_BuildValue("[iiiii]", v[0], v[1], v[2], v[3], v[4]);
+    const int ph = self->e->episode < 0 ? 0 : self->e->m.phase;
+    return PyUnicode_FromString(ph == GAME_EXCHANGE ? "exchange" : ph == GAME_PLAY ? "play" : "over");
 }
 
 static PyObject *Env_get_seats(EnvObject *self, void *c)
@@ -459,6 +491,161 @@ static PyObject *Env_game_record(EnvObject *self, PyObject *unused)
     return game_record_to_py(&self->e->rec);
 }
 
+/* ---------------------------------------------------------------- search: clones and worlds */
+
+/* A new Env of self's type holding a copy of self's game (no Python attributes: the Python
+ * class copies its own). */
+static EnvObject *env_clone(EnvObject *self)
+{
+    PyTypeObject *t = Py_TYPE(self);
+    EnvObject *c = (EnvObject *)t->tp_alloc(t, 0);
+    if (!c)
+        return NULL;
+    c->e = PyMem_Malloc(sizeof *c->e);
+    if (!c->e) {
+        Py_DECREF(c);
+        return (EnvObject *)PyErr_NoMemory();
+    }
+    env_copy(c->e, self->e);
+    /* the agents' state: every field after e */
+    memcpy((char *)c + offsetof(EnvObject, live), (char *)self + offsetof(EnvObject, live),
+           sizeof *c - offsetof(EnvObject, live));
+    return c;
+}
+
+static PyObject *Env_clone(EnvObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!running(self))
+        return NULL;
+    return (PyObject *)env_clone(self);
+}
+
+static uint64_t seed_arg(PyObject *seed, int *ok)
+{
+    *ok = 1;
+    if (!seed || seed == Py_None) { /* a fresh draw: from the clock and a counter */
+        static uint64_t counter;
+        return rng_derive((uint64_t)(game_clock_ms() * 1000), 0x73656564, ++counter);
+    }
+    uint64_t s = PyLong_AsUnsignedLongLong(seed);
+    if (PyErr_Occurred())
+        *ok = 0;
+    return s;
+}
+
+/* sample_world(seed=None, est="uniform") -> Env */
+static PyObject *Env_sample_world(EnvObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"seed", "est", NULL};
+    PyObject *seed = Py_None;
+    const char *est = "uniform";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Os", kwlist, &seed, &est))
+        return NULL;
+    if (!running(self))
+        return NULL;
+    DhmEnv *e = self->e;
+    if (self->over || self->selected < 0 || e->m.phase != GAME_PLAY)
+        return PyErr_Format(PyExc_RuntimeError, "sample_world: only while a game is in play (not during the exchange, "
+                                                "not after the episode)");
+    int ok;
+    const uint64_t s = seed_arg(seed, &ok);
+    if (!ok)
+        return NULL;
+    EstOptions o;
+    char err[512];
+    if (est_options_parse(est, &o, err, sizeof err))
+        return PyErr_Format(PyExc_ValueError, "sample_world: est=%s: %s", est, err);
+    if (o.kind == EST_ORACLE) {
+        est_options_free(&o);
+        return PyErr_Format(PyExc_ValueError, "sample_world: est=oracle reads the true hands (experiments only): valid "
+                                              "are uniform, weights, policy");
+    }
+    const int p = self->selected;
+    const InfoSet *v = env_view(e, p);
+    int count[NPLAYERS];
+    for (int q = 0; q < NPLAYERS; q++)
+        count[q] = cards_count(e->m.g.hand[q]);
+    EstSampler smp;
+    EstKnown known;
+    Cards hand[NPLAYERS];
+    Rng rng = rng_seed(s);
+    int rc = est_known(v, count, &known);
+    if (!rc) {
+        est_sampler_init(&smp, &o);
+        Py_BEGIN_ALLOW_THREADS
+        est_prepare(&smp, &o, v, &known, &rng);
+        hand[p] = v->hand;
+        est_sample(&smp, &known, &rng, hand);
+        Py_END_ALLOW_THREADS
+        est_sampler_free(&smp);
+    }
+    est_options_free(&o);
+    if (rc)
+        return PyErr_Format(PyExc_RuntimeError, "sample_world: no world fits player_%d's information set", p);
+    EnvObject *c = env_clone(self);
+    if (c)
+        env_set_world(c->e, hand, p);
+    return (PyObject *)c;
+}
+
+/* playout(policy="simple", seed=None, eps=0.0) -> classes */
+static PyObject *Env_playout(EnvObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"policy", "seed", "eps", NULL};
+    const char *policy = "simple";
+    PyObject *seed = Py_None;
+    double eps = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|sOd", kwlist, &policy, &seed, &eps))
+        return NULL;
+    if (!running(self))
+        return NULL;
+    const int pol = !strcmp(policy, "simple") ? 0 : !strcmp(policy, "policy") ? 1 : -1;
+    if (pol < 0)
+        return PyErr_Format(PyExc_ValueError, "playout: policy=%s: valid are 'simple' and 'policy'", policy);
+    if (!(eps >= 0 && eps <= (pol ? 100 : 1))) {
+        char msg[128]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "playout: eps=%g: %s", eps,
+                 pol ? "the policy's temperature, 0 (greedy) to 100" : "a probability, 0 to 1");
+        return PyErr_Format(PyExc_ValueError, "%s", msg);
+    }
+    char err[256];
+    const PolicyWeights *w = pol ? policy_builtin(err, sizeof err) : NULL;
+    if (pol && !w)
+        return PyErr_Format(PyExc_RuntimeError, "playout: %s", err);
+    int ok;
+    const uint64_t s = seed_arg(seed, &ok);
+    if (!ok)
+        return NULL;
+    int cls[NPLAYERS], rc = 0;
+    if (self->last_over) /* the last step ended the game: its classes (in match mode the next game is on) */
+        memcpy(cls, self->e->last_result, sizeof cls);
+    else {
+        Py_BEGIN_ALLOW_THREADS
+        rc = env_playout(self->e, pol, eps, s, w, cls);
+        Py_END_ALLOW_THREADS
+    }
+    if (rc)
+        return PyErr_Format(PyExc_RuntimeError, "playout: not during the exchange");
+    return ints5(cls);
+}
+
+/* state() -> int8[5 * OBS_SIZE]: every player's observation, player_0's first */
+static PyObject *Env_state(EnvObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!running(self))
+        return NULL;
+    npy_intp d = NPLAYERS * OBS_SIZE;
+    PyObject *a = PyArray_SimpleNew(1, &d, NPY_INT8);
+    if (!a)
+        return NULL;
+    int8_t *o = PyArray_DATA((PyArrayObject *)a);
+    for (int p = 0; p < NPLAYERS; p++)
+        env_observe(self->e, p, o + p * OBS_SIZE);
+    return a;
+}
+
 static PyMethodDef Env_methods[] = {
     {"reset", (PyCFunction)(void (*)(void))Env_reset, METH_VARARGS | METH_KEYWORDS,
      "reset(seed=None, options=None): starts the next episode (seed: from the first episode of that seed);\n"
@@ -471,6 +658,17 @@ static PyMethodDef Env_methods[] = {
     {"legal_actions", (PyCFunction)Env_legal_actions, METH_NOARGS, "legal_actions() -> the selected agent's legal actions"},
     {"game_record", (PyCFunction)Env_game_record, METH_NOARGS,
      "game_record() -> dict: the game in play or just ended, hidden cards included (for logs, not for agents)"},
+    {"clone", (PyCFunction)Env_clone, METH_NOARGS,
+     "clone() -> Env: a full copy of the game (hidden cards included), for perfect-information search"},
+    {"sample_world", (PyCFunction)(void (*)(void))Env_sample_world, METH_VARARGS | METH_KEYWORDS,
+     "sample_world(seed=None, est='uniform') -> Env: a copy in which every card agent_selection cannot see is dealt\n"
+     "anew by dhm's sampler (est=uniform, weights, policy[:k=64:beta=0.5]), consistent with its information set"},
+    {"playout", (PyCFunction)(void (*)(void))Env_playout, METH_VARARGS | METH_KEYWORDS,
+     "playout(policy='simple', seed=None, eps=0.0) -> classes: plays a copy of the game to its end in C\n"
+     "(simple: the simple rule, random moves with probability eps; policy: the learned policy at temperature eps);\n"
+     "after a step that ended the game, that game's classes"},
+    {"state", (PyCFunction)Env_state, METH_NOARGS,
+     "state() -> int8[5 * OBS_SIZE]: every player's observation (player_0 first): the global state, hidden cards included"},
     {"_shuffle_hidden", (PyCFunction)Env_shuffle_hidden, METH_O,
      "tests only: deal the cards the selected agent cannot see anew among the others"},
     {"_observe_from_history", (PyCFunction)Env_observe_from_history, METH_O,
@@ -487,7 +685,9 @@ static PyGetSetDef Env_getset[] = {
     {"_cumulative_rewards", (getter)Env_get_cum, NULL, "rewards since each agent last acted", NULL},
     {"terminations", (getter)Env_get_terms, NULL, "True for every agent once the episode is over", NULL},
     {"truncations", (getter)Env_get_truncs, NULL, "always False (the 20-pass rule ends every game)", NULL},
-    {"infos", (getter)Env_get_infos, NULL, "an empty dict per agent", NULL},
+    {"infos", (getter)Env_get_infos, NULL,
+     "per agent: game_over (a game ended since it last acted), classes (that game's, else None), game, games_done",
+     NULL},
     {"phase", (getter)Env_get_phase, NULL, "'exchange', 'play' or 'over'", NULL},
     {"seats", (getter)Env_get_seats, NULL, "seat order of the game in play: seats[s] = player at seat s", NULL},
     {"classes", (getter)Env_get_classes, NULL, "classes at the start of the game in play (-1: none)", NULL},
@@ -507,235 +707,4 @@ PyTypeObject EnvType = {
     .tp_getset = Env_getset,
     .tp_init = (initproc)Env_init,
     .tp_new = Env_new,
-};
-
-/* ---------------------------------------------------------------- VecEnv */
-
-typedef struct VecEnvObject {
-    PyObject_HEAD
-    int n;
-    DhmEnv *envs;
-    uint64_t seed;
-    int started;
-    PyArrayObject *obs, *mask, *legal, *nlegal, *actor, *reward, *done, *game_over;
-} VecEnvObject;
-
-static PyObject *VecEnv_new(PyTypeObject *type, PyObject *args, PyObject *kw)
-{
-    (void)args;
-    (void)kw;
-    return type->tp_alloc(type, 0);
-}
-
-static void VecEnv_dealloc(VecEnvObject *self)
-{
-    PyMem_Free(self->envs);
-    Py_XDECREF(self->obs);
-    Py_XDECREF(self->mask);
-    Py_XDECREF(self->legal);
-    Py_XDECREF(self->nlegal);
-    Py_XDECREF(self->actor);
-    Py_XDECREF(self->reward);
-    Py_XDECREF(self->done);
-    Py_XDECREF(self->game_over);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-/* An array the user may read but not write (the environment writes through its pointer). */
-static PyArrayObject *readonly_zeros(int nd, npy_intp *dims, int type)
-{
-    PyArrayObject *a = (PyArrayObject *)PyArray_ZEROS(nd, dims, type, 0);
-    if (a)
-        PyArray_CLEARFLAGS(a, NPY_ARRAY_WRITEABLE);
-    return a;
-}
-
-static int VecEnv_init(VecEnvObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"n", "seed", "mode", "games", "seat_change", "class_reset", "observations", "masks", NULL};
-    int n, games = 100, seat_change = 3, class_reset = -1, want_obs = 1, want_mask = 1, single, reset;
-    unsigned long long seed = 0;
-    const char *mode = "game";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|K$siiipp", kwlist, &n, &seed, &mode, &games, &seat_change,
-                                     &class_reset, &want_obs, &want_mask))
-        return -1;
-    if (self->envs) {
-        PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
-        return -1;
-    }
-    if (n < 1 || n > 1 << 20) {
-        PyErr_SetString(PyExc_ValueError, "VecEnv: n from 1 to 1048576");
-        return -1;
-    }
-    if (parse_schedule(mode, games, seat_change, class_reset, &single, &reset))
-        return -1;
-    self->envs = PyMem_Calloc((size_t)n, sizeof *self->envs);
-    if (!self->envs) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    self->n = n;
-    self->seed = seed;
-    for (int i = 0; i < n; i++)
-        env_init(&self->envs[i], single, games, seat_change, reset, seed);
-    npy_intp d_obs[2] = {n, OBS_SIZE}, d_mask[2] = {n, NUM_ACTIONS}, d_legal[2] = {n, LEGAL_MAX}, d1[1] = {n},
-             d_rew[2] = {n, NPLAYERS};
-    if ((want_obs && !(self->obs = readonly_zeros(2, d_obs, NPY_INT8))) ||
-        (want_mask && !(self->mask = readonly_zeros(2, d_mask, NPY_BOOL))) ||
-        !(self->legal = readonly_zeros(2, d_legal, NPY_INT16)) || !(self->nlegal = readonly_zeros(1, d1, NPY_INT32)) ||
-        !(self->actor = readonly_zeros(1, d1, NPY_INT8)) || !(self->reward = readonly_zeros(2, d_rew, NPY_FLOAT32)) ||
-        !(self->done = readonly_zeros(1, d1, NPY_BOOL)) || !(self->game_over = readonly_zeros(1, d1, NPY_BOOL)))
-        return -1;
-    return 0;
-}
-
-/* Writes env i's decision into the arrays (its mask row must be clear). */
-static void vec_write(VecEnvObject *self, int i)
-{
-    DhmEnv *e = &self->envs[i];
-    const int n = e->nlegal;
-    int16_t *lg = (int16_t *)PyArray_GETPTR2(self->legal, i, 0);
-    for (int k = 0; k < n; k++)
-        lg[k] = (int16_t)e->legal[k];
-    ((int32_t *)PyArray_DATA(self->nlegal))[i] = n;
-    ((int8_t *)PyArray_DATA(self->actor))[i] = (int8_t)e->actor;
-    if (self->mask) {
-        npy_bool *m = (npy_bool *)PyArray_GETPTR2(self->mask, i, 0);
-        for (int k = 0; k < n; k++)
-            m[e->legal[k]] = 1;
-    }
-    if (self->obs)
-        env_observe(e, e->actor, (int8_t *)PyArray_GETPTR2(self->obs, i, 0));
-}
-
-static void vec_clear_mask(VecEnvObject *self, int i)
-{
-    if (!self->mask)
-        return;
-    const DhmEnv *e = &self->envs[i];
-    npy_bool *m = (npy_bool *)PyArray_GETPTR2(self->mask, i, 0);
-    for (int k = 0; k < e->nlegal; k++)
-        m[e->legal[k]] = 0;
-}
-
-static uint64_t vec_seed(uint64_t seed, int i) { return rng_derive(seed, 0x76656e76, (uint64_t)i); }
-
-static PyObject *VecEnv_reset(VecEnvObject *self, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"seed", NULL};
-    PyObject *seed = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &seed))
-        return NULL;
-    if (seed != Py_None) {
-        self->seed = PyLong_AsUnsignedLongLong(seed);
-        if (PyErr_Occurred())
-            return NULL;
-    }
-    const int reseed = seed != Py_None || !self->started;
-    char err[64];
-    Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < self->n; i++) {
-        vec_clear_mask(self, i);
-        env_reset(&self->envs[i], reseed, vec_seed(self->seed, i), NULL, err, sizeof err);
-        vec_write(self, i);
-    }
-    Py_END_ALLOW_THREADS
-    self->started = 1;
-    memset(PyArray_DATA(self->reward), 0, (size_t)self->n * NPLAYERS * sizeof(float));
-    memset(PyArray_DATA(self->done), 0, (size_t)self->n);
-    memset(PyArray_DATA(self->game_over), 0, (size_t)self->n);
-    Py_RETURN_NONE;
-}
-
-static PyObject *VecEnv_step(VecEnvObject *self, PyObject *actions)
-{
-    if (!self->started)
-        return PyErr_Format(PyExc_RuntimeError, "call reset() first");
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(actions, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
-    if (!a)
-        return NULL;
-    if (PyArray_DIM(a, 0) != self->n) {
-        Py_DECREF(a);
-        return PyErr_Format(PyExc_ValueError, "step: %d actions expected (one per game), got %zd", self->n,
-                            (Py_ssize_t)PyArray_DIM(a, 0));
-    }
-    const int64_t *act = (const int64_t *)PyArray_DATA(a);
-    for (int i = 0; i < self->n; i++) /* every action checked before any game moves */
-        if (act[i] < 0 || act[i] >= NUM_ACTIONS || !env_is_legal(&self->envs[i], (int)act[i])) {
-            char where[32];
-            snprintf(where, sizeof where, "game %d: ", i);
-            illegal_error(&self->envs[i], (long long)act[i], where);
-            Py_DECREF(a);
-            return NULL;
-        }
-    float *rew = (float *)PyArray_DATA(self->reward);
-    npy_bool *done = (npy_bool *)PyArray_DATA(self->done), *gover = (npy_bool *)PyArray_DATA(self->game_over);
-    char err[64];
-    Py_BEGIN_ALLOW_THREADS
-    memset(rew, 0, (size_t)self->n * NPLAYERS * sizeof *rew);
-    for (int i = 0; i < self->n; i++) {
-        DhmEnv *e = &self->envs[i];
-        vec_clear_mask(self, i);
-        int rc = env_step(e, (int)act[i], rew + (size_t)i * NPLAYERS);
-        done[i] = (rc & STEP_EPISODE_OVER) != 0;
-        gover[i] = (rc & STEP_GAME_OVER) != 0;
-        if (done[i])
-            env_reset(e, 0, 0, NULL, err, sizeof err);
-        vec_write(self, i);
-    }
-    Py_END_ALLOW_THREADS
-    Py_DECREF(a);
-    Py_RETURN_NONE;
-}
-
-static PyObject *array_or_none(PyArrayObject *a)
-{
-    if (!a)
-        Py_RETURN_NONE;
-    return Py_NewRef((PyObject *)a);
-}
-
-static PyObject *Vec_obs(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->obs); }
-static PyObject *Vec_mask(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->mask); }
-static PyObject *Vec_legal(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->legal); }
-static PyObject *Vec_nlegal(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->nlegal); }
-static PyObject *Vec_actor(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->actor); }
-static PyObject *Vec_reward(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->reward); }
-static PyObject *Vec_done(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->done); }
-static PyObject *Vec_gover(VecEnvObject *s, void *c) { (void)c; return array_or_none(s->game_over); }
-static PyObject *Vec_n(VecEnvObject *s, void *c) { (void)c; return PyLong_FromLong(s->n); }
-
-static PyMethodDef VecEnv_methods[] = {
-    {"reset", (PyCFunction)(void (*)(void))VecEnv_reset, METH_VARARGS | METH_KEYWORDS,
-     "reset(seed=None): starts every game (game i's seed is derived from seed and i)"},
-    {"step", (PyCFunction)VecEnv_step, METH_O,
-     "step(actions): one action per game (int array of length n); the arrays are updated in place.\n"
-     "A game whose episode ends starts its next episode at once (done[i] is set)."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyGetSetDef VecEnv_getset[] = {
-    {"observation", (getter)Vec_obs, NULL, "int8[n, OBS_SIZE]: the acting player's observation (None if disabled)", NULL},
-    {"action_mask", (getter)Vec_mask, NULL, "bool[n, NUM_ACTIONS]: True for legal actions (None if disabled)", NULL},
-    {"legal", (getter)Vec_legal, NULL, "int16[n, LEGAL_MAX]: legal actions, the first num_legal[i] of row i", NULL},
-    {"num_legal", (getter)Vec_nlegal, NULL, "int32[n]: number of legal actions", NULL},
-    {"actor", (getter)Vec_actor, NULL, "int8[n]: the player (0..4) to act in each game", NULL},
-    {"reward", (getter)Vec_reward, NULL, "float32[n, 5]: each player's reward from the last step", NULL},
-    {"done", (getter)Vec_done, NULL, "bool[n]: the episode ended at the last step (the next one has begun)", NULL},
-    {"game_over", (getter)Vec_gover, NULL, "bool[n]: a game ended at the last step", NULL},
-    {"n", (getter)Vec_n, NULL, "number of games", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
-PyTypeObject VecEnvType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dhm._dhm.VecEnv",
-    .tp_basicsize = sizeof(VecEnvObject),
-    .tp_dealloc = (destructor)VecEnv_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "VecEnv(n, seed=0, *, mode='game', games=100, seat_change=3, class_reset=None, observations=True, "
-              "masks=True)",
-    .tp_methods = VecEnv_methods,
-    .tp_getset = VecEnv_getset,
-    .tp_init = (initproc)VecEnv_init,
-    .tp_new = VecEnv_new,
 };

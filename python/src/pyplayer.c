@@ -94,9 +94,9 @@ static PyObject *Player_act(PlayerObject *self, PyObject *arg)
         return PyErr_Format(PyExc_TypeError, "act(env): env is a dhm Env, not %R", arg);
     EnvObject *env = (EnvObject *)arg;
     DhmEnv *e = env->e;
-    if (e->episode < 0 || env->over || env->selected < 0 || e->phase == PH_OVER)
+    if (e->episode < 0 || env->over || env->selected < 0 || e->m.phase == GAME_OVER)
         return PyErr_Format(PyExc_RuntimeError, "act: no decision to make (reset the environment)");
-    const int p = e->actor;
+    const int p = e->m.actor;
     if ((PyObject *)env == self->env && self->serial == e->serial && self->me != p)
         return PyErr_Format(PyExc_ValueError,
                             "this Player acted for player_%d in this game and is now asked to act for player_%d: use one "
@@ -106,8 +106,8 @@ static PyObject *Player_act(PlayerObject *self, PyObject *arg)
     Player *pl = self->pl;
     const InfoSet *v = env_view(e, p);
     int a;
-    if (e->phase == PH_EXCHANGE) {
-        const int n = e->give_n;
+    if (e->m.phase == GAME_EXCHANGE) {
+        const int n = e->m.give_n;
         Cards give;
         Py_BEGIN_ALLOW_THREADS
         give = pl->exchange(pl, v, n);

@@ -330,7 +330,9 @@ static int param(PyObject *params, const char *key, double lo, double hi, double
     if (x == -1 && PyErr_Occurred())
         return -1;
     if (!(x >= lo && x <= hi)) {
-        PyErr_Format(PyExc_ValueError, "%s=%g: from %g to %g", key, x, lo, hi);
+        char msg[160]; /* PyErr_Format has no %g */
+        snprintf(msg, sizeof msg, "%s=%g: from %g to %g", key, x, lo, hi);
+        PyErr_SetString(PyExc_ValueError, msg);
         return -1;
     }
     *out = x;
