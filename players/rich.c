@@ -51,17 +51,26 @@ static inline unsigned col_suits(Cards c, int col) { return (unsigned)(c >> (4 *
 
 /* The orbit of a pair of suit sets (m, a) under renaming the suits: it is fixed by the sizes
  * of the four cells m & a, m - a, a - m and neither (x, y, z, 4 - x - y - z), numbered in the
- * order of (x, y, z): 35 of them. */
-static inline int orbit(unsigned m, unsigned a)
-{
-    const int x = __builtin_popcount(m & a), y = __builtin_popcount(m & ~a & 15u), z = __builtin_popcount(a & ~m & 15u);
-    int k = 0;
-    for (int i = 0; i < x; i++)
-        k += (5 - i) * (6 - i) / 2; /* pairs (y, z) with y + z <= 4 - i */
-    for (int j = 0; j < y; j++)
-        k += 5 - x - j;
-    return k + z;
-}
+ * order of (x, y, z): 35 of them. The table is that numbering (a test recomputes it). */
+static const uint8_t ORBIT[16][16] = {
+    {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4},
+    {5, 15, 6, 16, 6, 16, 7, 17, 6, 16, 7, 17, 7, 17, 8, 18},
+    {5, 6, 15, 16, 6, 7, 16, 17, 6, 7, 16, 17, 7, 8, 17, 18},
+    {9, 19, 19, 25, 10, 20, 20, 26, 10, 20, 20, 26, 11, 21, 21, 27},
+    {5, 6, 6, 7, 15, 16, 16, 17, 6, 7, 7, 8, 16, 17, 17, 18},
+    {9, 19, 10, 20, 19, 25, 20, 26, 10, 20, 11, 21, 20, 26, 21, 27},
+    {9, 10, 19, 20, 19, 20, 25, 26, 10, 11, 20, 21, 20, 21, 26, 27},
+    {12, 22, 22, 28, 22, 28, 28, 31, 13, 23, 23, 29, 23, 29, 29, 32},
+    {5, 6, 6, 7, 6, 7, 7, 8, 15, 16, 16, 17, 16, 17, 17, 18},
+    {9, 19, 10, 20, 10, 20, 11, 21, 19, 25, 20, 26, 20, 26, 21, 27},
+    {9, 10, 19, 20, 10, 11, 20, 21, 19, 20, 25, 26, 20, 21, 26, 27},
+    {12, 22, 22, 28, 13, 23, 23, 29, 22, 28, 28, 31, 23, 29, 29, 32},
+    {9, 10, 10, 11, 19, 20, 20, 21, 19, 20, 20, 21, 25, 26, 26, 27},
+    {12, 22, 13, 23, 22, 28, 23, 29, 22, 28, 23, 29, 28, 31, 29, 32},
+    {12, 13, 22, 23, 22, 23, 28, 29, 22, 23, 28, 29, 28, 29, 31, 32},
+    {14, 24, 24, 30, 24, 30, 30, 33, 24, 30, 30, 33, 30, 33, 33, 34}};
+static inline int orbit(unsigned m, unsigned a) { return ORBIT[m & 15u][a & 15u]; }
+int rich_orbit(unsigned m, unsigned a) { return orbit(m, a); }
 /* A sequence's suit s against a suit set a: (s in a) x |a|. */
 static inline int orbit1(unsigned s, unsigned a) { return ((s & a) != 0) * 5 + __builtin_popcount(a); }
 
@@ -78,9 +87,12 @@ int rich_min_melds(Cards c)
 {
     const int jk = (int)((c >> JOKER_BIT) & 1);
     const Cards nat = c & CARDS_NATURAL;
-    int best = 0; /* one meld a rank; the joker joins any of them */
-    for (int col = COL_MIN; col <= COL_MAX; col++)
-        best += (nat & CARDS_COL(col)) != 0;
+    const Cards counts = movegen_col_counts(nat);
+    int best = cards_count((counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW); /* one meld a rank */
+    /* no run possible (three cells of a suit in a row; with the joker, two cards of a suit at
+     * most two ranks apart): the ranks are the answer, as they are for most hands */
+    if (!(jk ? (nat & (nat >> 4)) | (nat & (nat >> 8)) : run_starts(nat, 3)))
+        return best;
     /* every run of >= 3 cells of one suit, at most one of them the joker (which may also stand
      * below the 3 or above the 2) */
     for (int suit = 0; suit < 4; suit++)
@@ -105,17 +117,29 @@ int rich_min_melds(Cards c)
 /* The average rank of the hand's ranks (joker: 14) in order rev; 0 for an empty hand. */
 static double rank_avg(Cards c, int rev)
 {
+    const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
     int sum = 0, n = 0;
-    for (int col = COL_MIN; col <= COL_MAX; col++)
-        if (c & CARDS_COL(col)) {
-            sum += rev ? 14 - col : col;
-            n++;
-        }
+    for (Cards x = (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; x; x &= x - 1, n++)
+        sum += cards_lowest_bit(x) >> 2;
+    if (rev)
+        sum = 14 * n - sum;
     if (c & CARDS_JOKER) {
         sum += 14;
         n++;
     }
     return n ? (double)sum / n : 0;
+}
+
+/* One bit per rank of c at position 4 * rank + (cards of it - 1). */
+static Cards count_bits(Cards c)
+{
+    Cards p = 0;
+    const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
+    for (Cards x = (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; x; x &= x - 1) {
+        const int b = cards_lowest_bit(x);
+        p |= 1ULL << (b + (int)((counts >> b) & 15) - 1);
+    }
+    return p;
 }
 
 /* Whether some meld of the cards u (held by anyone of the others) beats m on the table (order
@@ -198,6 +222,7 @@ void rich_ctx(RichCtx *c, const RichView *v)
             c->rel_class -= q != me && ((v->out >> q) & 1) && v->cls[q] >= 0 && v->cls[q] < v->cls[me];
     }
     c->minmelds = rich_min_melds(v->hand);
+    c->hand_counts = count_bits(v->hand);
     c->rank_avg = rank_avg(v->hand, v->rev);
     if (v->hand) { /* the joker counts as the strongest card (column 15) */
         c->low_col = cards_lowest_bit(v->hand) >> 2;
@@ -253,19 +278,6 @@ static inline Cards spread(Cards c, int n)
         t |= c << (4 * k);
     return t;
 }
-/* One bit per rank of c at position 4 * rank + (cards of it - 1). */
-static Cards count_bits(Cards c)
-{
-    Cards p = 0;
-    const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
-    for (int col = COL_MIN; col <= COL_MAX; col++) {
-        const int n = (int)((counts >> (4 * col)) & 15);
-        if (n)
-            p |= 1ULL << (4 * col + n - 1);
-    }
-    return p;
-}
-
 /* The hand left, cut into runs and groups (HAND), for situation sit and order rev. Runs are
  * found all suits at once: starts of 3-runs, of 4-runs among them, of 5-runs among those; a
  * 5-run (or longer) counts once, at its lowest start, and takes every card of its starts' five
@@ -407,7 +419,7 @@ int rich_features(const RichCtx *c, Move m, uint32_t *idx)
     if (lead && !pass)
         idx[k++] = (uint32_t)(RF_QTY + q4 - 1);
     if (lead && !pass && !seq) {
-        const Cards cnt = count_bits(c->hand);
+        const Cards cnt = c->hand_counts;
         const int same = cards_count(cnt & (CARDS_SUIT_LOW << (q4 - 1)));
         if (m.jk == JK_NONE)
             idx[k++] = (uint32_t)(RF_SAMEQ + imin(same, 7));
@@ -470,7 +482,7 @@ int rich_features(const RichCtx *c, Move m, uint32_t *idx)
          * of them (run starts masked out of the count bits too, as the champion's list does) */
         const Cards starts = run_starts(after, 3);
         const Cards weak = CARDS_NATURAL & (c->rev ? ~cards_below_col(7) : cards_below_col(6));
-        if (cards_count(after & weak & ~starts) >= 2 && cards_count(count_bits(c->hand) & weak & ~starts) >= 2)
+        if (cards_count(after & weak & ~starts) >= 2 && cards_count(c->hand_counts & weak & ~starts) >= 2)
             idx[k++] = RF_EIGHTW;
     }
     if (eight)

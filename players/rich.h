@@ -97,6 +97,7 @@ typedef struct RichCtx {
     int rel_class;       /* the mover's class among players still in, 0..4 (no classes: 2) */
     int nmoves;          /* legal moves (rich_scores sets it; rich_features reads it) */
     int minmelds;        /* fewest melds the hand can be played in */
+    Cards hand_counts;   /* one bit per rank of the hand, at 4 x rank + cards of it - 1 */
     double rank_avg;     /* average rank of the hand's ranks in the current order (joker 14) */
     int low_col, high_col; /* the columns of the hand's weakest and strongest card (the joker: 15) */
 } RichCtx;
@@ -122,6 +123,8 @@ int rich_features(const RichCtx *c, Move m, uint32_t *idx);
 /* w . phi for every move. */
 void rich_scores(const double *w, RichCtx *c, const Move *mv, int n, double *score);
 
+/* The class of a pair of suit sets (m, a) under renaming the suits, 0..RICH_ORBITS-1 (tests). */
+int rich_orbit(unsigned m, unsigned a);
 /* The fewest melds the cards can be played in: a run of one suit (the joker may fill one cell,
  * also below the 3 or above the 2) is one meld, every rank left is one; the joker left over
  * joins a rank and counts nothing. */

@@ -172,6 +172,33 @@ static void test_suit_symmetry(void **state)
     assert_true(checked > 10000);
 }
 
+/* ---- suit patterns: the classes of two suit sets under renaming the suits */
+
+static void test_orbits(void **state)
+{
+    (void)state;
+    int seen[RICH_ORBITS] = {0};
+    static const int PERM[24][4] = {
+        {0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {0, 3, 2, 1}, {1, 0, 2, 3}, {1, 0, 3, 2},
+        {1, 2, 0, 3}, {1, 2, 3, 0}, {1, 3, 0, 2}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3}, {2, 1, 3, 0},
+        {2, 3, 0, 1}, {2, 3, 1, 0}, {3, 0, 1, 2}, {3, 0, 2, 1}, {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}};
+    for (unsigned m = 0; m < 16; m++)
+        for (unsigned a = 0; a < 16; a++) {
+            const int o = rich_orbit(m, a);
+            assert_true(o >= 0 && o < RICH_ORBITS);
+            seen[o] = 1;
+            for (unsigned m2 = 0; m2 < 16; m2++) /* same class exactly when some renaming maps one to the other */
+                for (unsigned a2 = 0; a2 < 16; a2++) {
+                    int same = 0;
+                    for (int k = 0; k < 24 && !same; k++)
+                        same = perm_suits(m, PERM[k]) == m2 && perm_suits(a, PERM[k]) == a2;
+                    assert_int_equal(same, rich_orbit(m2, a2) == o);
+                }
+        }
+    for (int o = 0; o < RICH_ORBITS; o++)
+        assert_true(seen[o]);
+}
+
 /* ---- fewest melds, against a brute force */
 
 /* Every run of >= 3 cells of one suit in c (at most one cell the joker, cells 0..14), as card
@@ -424,7 +451,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_features_in_range),  cmocka_unit_test(test_suit_symmetry),
-        cmocka_unit_test(test_min_melds),          cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_orbits),             cmocka_unit_test(test_min_melds),
+        cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_learns_a_rich_policy), cmocka_unit_test(test_policy_player_rich),
         cmocka_unit_test(test_puct_follows_prior),
     };
