@@ -316,8 +316,8 @@ def main(argv=None):
     t.add_argument("--minutes", type=float, default=15,
                    help="stop earlier when the whole training has taken this long, wall clock (15)")
     t.add_argument("--out", default="agent.pt")
-    t.add_argument("--opponents", default="simple,policy,simple,policy",
-                   help="one spec, or four for players 1-4 (simple,policy,simple,policy)")
+    t.add_argument("--opponents", default="simple,policy:model=fast,simple,policy:model=fast",
+                   help="one spec, or four for players 1-4 (simple,policy:model=fast,simple,policy:model=fast)")
     t.add_argument("--n", type=int, default=128, help="matches stepped side by side (128)")
     t.add_argument("--rollout", type=int, default=8, help="steps per update (8)")
     t.add_argument("--hidden", type=int, default=128)
@@ -331,7 +331,7 @@ def main(argv=None):
     t.add_argument("--imitate", type=int, default=150000,
                    help="decisions of the teacher to imitate first (150,000; 0: none, actor-critic from scratch)")
     t.add_argument("--imitate-epochs", type=int, default=3)
-    t.add_argument("--teacher", default="policy", help="the player imitated (policy)")
+    t.add_argument("--teacher", default="policy:model=fast", help="the player imitated (policy:model=fast)")
     t.add_argument("--warm-out", help="also save the network after the warm start here")
     t.add_argument("--init", help="start from this saved network (with --imitate 0: actor-critic only)")
     e = sub.add_parser("eval", help="points per game against four of dhm's players (dhm.evaluate)")
