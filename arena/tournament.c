@@ -238,7 +238,7 @@ static int reap(pid_t pid, int ms)
 }
 
 static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, const MatchConfig *mc, SetBuf *buf,
-                       GameRecord *rec, MatchResult *res, char *err, size_t errsz)
+                       GameRecord *rec, MatchResult *res, const GameHooks *watch, char *err, size_t errsz)
 {
     char logpath[1024];
     mkdir(c->log_dir, 0755);
@@ -250,6 +250,7 @@ static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, cons
     sc.match = *mc;
     sc.move_timeout_ms = c->move_timeout_ms;
     sc.log = log;
+    sc.watch = watch;
     for (int p = 0; p < NPLAYERS; p++) {
         const PoolEntry *e = &c->pool->e[r->player[p]];
         snprintf(sc.seats[p], sizeof sc.seats[p], "%.127s", e->external ? "remote" : e->spec);
@@ -348,18 +349,21 @@ static int play_set(const TournamentConfig *c, Kids *kids, long k, SetResult *r,
     for (int p = 0; p < NPLAYERS; p++)
         external |= c->pool->e[r->player[p]].external;
     int rc;
+    const GameHooks *watch = c->watch ? c->watch->set_begin(c->watch->ctx, k, r->player) : NULL;
     if (external) {
-        rc = play_served(c, kids, r, &mc, buf, rec, &res, err, errsz);
+        rc = play_served(c, kids, r, &mc, buf, rec, &res, watch, err, errsz);
     } else {
         Player *pl[NPLAYERS] = {0};
         rc = 0;
         for (int p = 0; p < NPLAYERS && !rc; p++)
             rc = player_create(c->pool->e[r->player[p]].spec, player_seed(r->seed, p), &pl[p], err, errsz) ? -1 : 0;
         if (!rc)
-            rc = match_run(pl, &mc, NULL, on_game, buf, rec, &res);
+            rc = match_run(pl, &mc, watch, on_game, buf, rec, &res);
         for (int p = 0; p < NPLAYERS; p++)
             player_destroy(pl[p]);
     }
+    if (c->watch)
+        c->watch->set_end(c->watch->ctx, k, watch);
     if (buf->oom) {
         snprintf(err, errsz, "out of memory for the records of set %ld", k);
         return -1;

@@ -23,9 +23,20 @@
 #include <stdint.h>
 
 #include "arena/pool.h"
+#include "game/game.h"
 #include "record/store.h"
 
 enum { PAIR_RANDOM, PAIR_ALL, PAIR_FIXED };
+
+/* A watcher of the sets as they are played (a live view). set_begin is called by the thread
+ * that is about to play set k (its players' pool indices by player number) and returns the
+ * hooks to play it with (their event hook is used; NULL: none); set_end when the set is over,
+ * stored or not, with what set_begin returned. Both from the worker's thread. */
+typedef struct TournamentWatch {
+    void *ctx;
+    const GameHooks *(*set_begin)(void *ctx, long k, const int player[5]);
+    void (*set_end)(void *ctx, long k, const GameHooks *hooks);
+} TournamentWatch;
 
 typedef struct TournamentConfig {
     const Pool *pool;
@@ -46,6 +57,7 @@ typedef struct TournamentConfig {
                                      * (its duplicate group, or k) x games on */
     long ndeals;
     int shard_i, shard_n; /* --shard I/N: only the sets k with k mod N = I (N = 0 or 1: every set) */
+    const TournamentWatch *watch; /* may be NULL */
 } TournamentConfig;
 
 /* Whether set k belongs to this run's shard. */
