@@ -103,6 +103,8 @@ typedef struct SetBuf {
     size_t rec_len, rec_cap;
     int want_records, oom;
     const volatile int *stop;
+    const TournamentWatch *watch; /* and the set's hooks, while a watched set is played */
+    const GameHooks *hooks;
 } SetBuf;
 
 static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
@@ -110,6 +112,8 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
     SetBuf *b = ctx;
     if (b->stop && *b->stop)
         return TOURNAMENT_STOPPED; /* abandon the set: it will not be stored */
+    if (b->hooks)
+        b->watch->game(b->watch->ctx, b->hooks, sofar);
     b->classes[sofar->games - 1] = pack_classes(rec->result);
     if (b->want_records) {
         if (b->rec_len + PACK_MAX_BYTES > b->rec_cap) {
@@ -350,6 +354,8 @@ static int play_set(const TournamentConfig *c, Kids *kids, long k, SetResult *r,
         external |= c->pool->e[r->player[p]].external;
     int rc;
     const GameHooks *watch = c->watch ? c->watch->set_begin(c->watch->ctx, k, r->player) : NULL;
+    buf->watch = c->watch;
+    buf->hooks = watch;
     if (external) {
         rc = play_served(c, kids, r, &mc, buf, rec, &res, watch, err, errsz);
     } else {
@@ -362,6 +368,7 @@ static int play_set(const TournamentConfig *c, Kids *kids, long k, SetResult *r,
         for (int p = 0; p < NPLAYERS; p++)
             player_destroy(pl[p]);
     }
+    buf->hooks = NULL;
     if (c->watch)
         c->watch->set_end(c->watch->ctx, k, watch);
     if (buf->oom) {
@@ -410,7 +417,7 @@ static int is_done(const uint8_t *bits, long k) { return (bits[k >> 3] >> (k & 7
 static void *worker(void *arg)
 {
     Shared *sh = arg;
-    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0, sh->c->stop};
+    SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0, sh->c->stop, NULL, NULL};
     GameRecord *rec = malloc(sizeof *rec);
     char err[512];
     if (!buf.classes || !rec) {
@@ -537,7 +544,7 @@ TournamentWork *tournament_work_new(const TournamentConfig *c)
         return NULL;
     w->c = c;
     pthread_mutex_init(&w->kids.mu, NULL);
-    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop};
+    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop, NULL, NULL};
     w->rec = malloc(sizeof *w->rec);
     if (!w->buf.classes || !w->rec) {
         tournament_work_free(w);

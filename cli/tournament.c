@@ -76,6 +76,12 @@ static const GameHooks *tw_begin(void *ctx, long k, const int player[5])
     return f ? watch_feed_hooks(f) : NULL;
 }
 
+static void tw_game(void *ctx, const GameHooks *h, const MatchResult *sofar)
+{
+    (void)ctx;
+    watch_feed_game(h->ctx, sofar);
+}
+
 static void tw_end(void *ctx, long k, const GameHooks *h)
 {
     (void)k;
@@ -465,7 +471,7 @@ int cmd_tournament(int argc, char **argv)
     memset(&pg, 0, sizeof pg);
     TWatch tw;
     memset(&tw, 0, sizeof tw);
-    TournamentWatch tws = {&tw, tw_begin, tw_end};
+    TournamentWatch tws = {&tw, tw_begin, tw_game, tw_end};
     const char **pool_names = calloc((size_t)pool.n, sizeof *pool_names);
     for (int i = 0; pool_names && i < pool.n; i++)
         pool_names[i] = pool.e[i].name;

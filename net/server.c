@@ -430,13 +430,14 @@ void server_set_watch(Server *s, const GameHooks *watch) { s->cfg.watch = watch;
 static int hook_event(void *ctx, const GameEvent *e)
 {
     const Server *s = ctx;
-    return s->cfg.watch->event(s->cfg.watch->ctx, e);
+    int (*ev)(void *, const GameEvent *) = s->cfg.watch->event; /* the watcher may turn it off between games */
+    return ev ? ev(s->cfg.watch->ctx, e) : 0;
 }
 
 int server_run_match(Server *s, MatchGameFn on_game, void *ctx, GameRecord *rec, MatchResult *res)
 {
     GameHooks hooks = {.ctx = s, .start = hook_start, .turn = hook_turn, .move = hook_move,
-                       .event = s->cfg.watch && s->cfg.watch->event ? hook_event : NULL};
+                       .event = s->cfg.watch ? hook_event : NULL};
     int rc = match_run(s->pl, &s->cfg.match, &hooks, on_game, ctx, rec, res);
     flush_all(s); /* the last broadcast and the end flag 2 */
     for (int p = 0; p < NPLAYERS; p++)

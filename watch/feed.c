@@ -67,6 +67,12 @@ static int admit(WatchFeed *f)
     return ok;
 }
 
+static void switch_event(WatchFeed *f)
+{
+    const int on = f->always || atomic_load_explicit(&f->viewers, memory_order_relaxed) > 0;
+    f->hooks.event = on ? watch_feed_event : NULL;
+}
+
 void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS])
 {
     memset(f->totals, 0, sizeof f->totals);
@@ -74,6 +80,7 @@ void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS])
     f->admitted = 0;
     f->skipped = 0;
     f->last_end_ms = 0;
+    switch_event(f);
     pthread_mutex_lock(&f->mu);
     f->mark = f->head;
     pthread_mutex_unlock(&f->mu);
@@ -85,6 +92,13 @@ void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS])
         memcpy(r.who, who, sizeof r.who);
     r.ms = game_clock_ms();
     push(f, &r, 0);
+}
+
+void watch_feed_game(WatchFeed *f, const MatchResult *sofar)
+{
+    memcpy(f->totals, sofar->points, sizeof f->totals);
+    f->done = sofar->games;
+    switch_event(f);
 }
 
 void watch_feed_over(WatchFeed *f)
@@ -115,7 +129,8 @@ int watch_feed_event(void *ctx, const GameEvent *e)
             f->totals[p] += game_points(e->rec->result[p]);
         f->done++;
         const double now = game_clock_ms();
-        /* unwatched tournament sets: the totals at most ten times a second */
+        /* the viewers have left (the hook goes off after this game): the totals at most ten times
+         * a second */
         if (!f->admitted && !f->always && atomic_load_explicit(&f->viewers, memory_order_relaxed) == 0 &&
             now - f->last_end_ms < 100)
             return 0;

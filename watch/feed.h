@@ -19,7 +19,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "game/game.h"
+#include "game/match.h"
 
 enum { WREC_BEGIN = 1, WREC_DEAL, WREC_XCHG, WREC_START, WREC_PLAY, WREC_OUT, WREC_END, WREC_OVER };
 
@@ -75,6 +75,10 @@ static inline const GameHooks *watch_feed_hooks(WatchFeed *f) { return &f->hooks
 void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS]);
 /* The match is over (or abandoned); from the same thread, after its last game. */
 void watch_feed_over(WatchFeed *f);
+/* After each game, from the thread that plays the match (a tournament's set): the totals so
+ * far, and the event hook turned on for the next game only while someone watches (a feed that
+ * is not `always` costs an unwatched match one call a game). */
+void watch_feed_game(WatchFeed *f, const MatchResult *sofar);
 /* GameHooks.event. Always returns 0: a view never stops a game. */
 int watch_feed_event(void *ctx, const GameEvent *e);
 /* The reader: moves up to max records out of the ring into out. Returns how many. */

@@ -382,7 +382,11 @@ void chan_apply(WatchChan *c, const WatchRec *r)
         sb_json(&b, r->st.table.type == MOVE_PASS ? "" : t);
         if (r->usec)
             sb_printf(&b, ",\"us\":%lu", (unsigned long)r->usec);
-        sb_hands(&b, c, r->hand);
+        sb_counts(&b, r->hand);
+        if (c->hands) { /* only the mover's hand changed */
+            sb_put(&b, ",\"h\":", 5);
+            sb_cards(&b, r->hand[(int)r->player]);
+        }
         c->prev = r->st;
         c->ply++;
         break;
