@@ -727,7 +727,7 @@ static void test_tournament_page(void **state)
     assert_non_null(strstr(dom, "data-state=\"over\""));
     assert_non_null(strstr(dom, "data-live=\"1\"")); /* it saw the run in progress */
     /* the standings: as dhm rate --db rates the store, and as the summary's means */
-    static char rate[1 << 16], sum[1 << 16];
+    static char rate[1 << 16], sum[1 << 17];
     assert_int_equal(run_cmd(rate, sizeof rate, "%s rate --db %s", dhm_bin(), db), 0);
     snprintf(sum, sizeof sum, "%s", slurp_file(out));
     const char *names[6] = {"alpha", "beta", "gamma", "delta", "eps", "zeta"};

@@ -239,6 +239,7 @@ void chan_hello(const WatchChan *c, Sb *h)
                  "\"active\":%d,\"version\":",
               c->set >= 0 ? "set" : "serve", c->set, c->games, c->hands, c->delay_ms, c->limit, c->active);
     sb_json(h, DHM_VERSION);
+    sb_printf(h, ",\"viewers\":%d", c->viewers);
     sb_put(h, ",\"names\":[", 10);
     for (int p = 0; p < NPLAYERS; p++) {
         if (p)

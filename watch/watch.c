@@ -122,7 +122,7 @@ static double now_s(void)
 static void begin_channel(WatchServer *w, Slot *s, const WatchRec *r)
 {
     const char *nm[NPLAYERS];
-    char fallback[NPLAYERS][16];
+    char fallback[NPLAYERS][24];
     for (int p = 0; p < NPLAYERS; p++) {
         int i = r->who[p];
         snprintf(fallback[p], sizeof fallback[p], "player%d", p);
@@ -381,11 +381,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     (void)upload_data_size;
     (void)con_cls;
     WatchServer *w = cls;
+    pthread_mutex_lock(&w->mu);
+    const int tournament = w->tournament;
+    pthread_mutex_unlock(&w->mu);
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
         return reply(w, con, 405, "text/plain; charset=utf-8", "dhm watch: a read-only view: GET only\n");
     if (!strcmp(url, "/"))
-        return reply(w, con, 200, "text/html; charset=utf-8", w->tournament ? watch_page_tournament() : watch_page_match());
-    if (w->tournament && !strncmp(url, "/set/", 5) && parse_set(url + 5) >= 0)
+        return reply(w, con, 200, "text/html; charset=utf-8", tournament ? watch_page_tournament() : watch_page_match());
+    if (tournament && !strncmp(url, "/set/", 5) && parse_set(url + 5) >= 0)
         return reply(w, con, 200, "text/html; charset=utf-8", watch_page_match());
     if (!strcmp(url, "/events"))
         return events(w, con);
