@@ -109,6 +109,16 @@ static void tw_standings(TWatch *tw)
     tw->cost = cli_now() - t0;
 }
 
+/* The end of --watch (the last frames to the viewers), and what it held. */
+static void tw_close(const char *cmd, CliWatch *watch, TWatch *tw, const char **pool_names, int quiet)
+{
+    cli_watch_stop(cmd, watch, quiet);
+    free(tw->t.rows);
+    free(tw->t.failed);
+    free(tw->sent_idx);
+    free(pool_names);
+}
+
 typedef struct Prog {
     Progress p;
     double t0;
@@ -498,11 +508,7 @@ int cmd_tournament(int argc, char **argv)
         }
     }
     if (rc) {
-        cli_watch_stop(cmd, &watch, 1);
-        free(tw.t.rows);
-        free(tw.t.failed);
-        free(tw.sent_idx);
-        free(pool_names);
+        tw_close(cmd, &watch, &tw, pool_names, 1);
         pool_free(&pool);
         store_free_run(&run);
         store_close(st);
@@ -562,11 +568,7 @@ int cmd_tournament(int argc, char **argv)
         if (!rc && not_ok)
             rc = 3; /* the run is complete, but not every set was played cleanly */
     }
-    cli_watch_stop(cmd, &watch, quiet);
-    free(tw.t.rows);
-    free(tw.t.failed);
-    free(tw.sent_idx);
-    free(pool_names);
+    tw_close(cmd, &watch, &tw, pool_names, quiet);
     pool_free(&pool);
     store_free_run(&run);
     store_close(st);
