@@ -124,6 +124,8 @@ static inline int proc_wait(Proc *p, int timeout_s)
 /* The whole of a file (malloc'd, NUL-terminated; *len its size, may be NULL), or NULL. */
 static inline char *read_all(const char *path, size_t *len)
 {
+    if (len)
+        *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
