@@ -300,6 +300,7 @@ static void play_watched(Drain *d, int games, int watched, int drain, int hands,
     chan_reset(&d->ch, -1, names, games);
     d->ch.hands = hands;
     d->f = watch_feed_new(0, 1);
+    d->f->gap_ms = 0; /* every game the reader has room for, not ten a second */
     watch_feed_begin(d->f, -1, NULL);
     assert_int_equal(match_run(pl, &mc, watched ? watch_feed_hooks(d->f) : NULL, after_game, d, rec, res), 0);
     watch_feed_over(d->f);

@@ -22,6 +22,7 @@ WatchFeed *watch_feed_new(int delay_ms, int always)
     }
     pthread_mutex_init(&f->mu, NULL);
     f->delay_ms = delay_ms;
+    f->gap_ms = WATCH_GAP_MS;
     f->always = always;
     atomic_init(&f->viewers, 0);
     atomic_init(&f->dropped, 0);
@@ -55,15 +56,21 @@ static int push(WatchFeed *f, const WatchRec *r, unsigned long need)
 }
 
 /* A new game may be recorded when the whole of it fits and, without a delay, when the reader
- * has taken the last game recorded (it drains about every 20 ms). */
+ * has taken the last game recorded (it drains about every 20 ms) and the last one began at
+ * least gap_ms ago: no page shows more, and every viewer is spared the bytes. */
 static int admit(WatchFeed *f)
 {
     if (!f->always && atomic_load_explicit(&f->viewers, memory_order_relaxed) == 0)
+        return 0;
+    double now = 0;
+    if (f->delay_ms == 0 && (now = game_clock_ms()) - f->last_admit_ms < f->gap_ms)
         return 0;
     pthread_mutex_lock(&f->mu);
     const unsigned long used = f->head - f->tail;
     const int ok = WATCH_RING - used >= GAME_RECS + RESERVE && (f->delay_ms > 0 || f->tail >= f->mark);
     pthread_mutex_unlock(&f->mu);
+    if (ok)
+        f->last_admit_ms = now;
     return ok;
 }
 
@@ -80,6 +87,7 @@ void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS])
     f->admitted = 0;
     f->skipped = 0;
     f->last_end_ms = 0;
+    f->last_admit_ms = -1e9;
     switch_event(f);
     pthread_mutex_lock(&f->mu);
     f->mark = f->head;

@@ -5,8 +5,8 @@
  * The game never waits for it: the ring is taken under a mutex held for one copy, nothing
  * blocks, and when the reader is behind the feed leaves whole games out rather than half of
  * one. A game is admitted at its deal when the ring has room for every event a game can have
- * and, without a per-move delay, when the reader has taken the game recorded before it (so a fast
- * match is sampled
+ * and, without a per-move delay, when the reader has taken the game recorded before it and that
+ * one began at least WATCH_GAP_MS before (so a fast match is sampled
  * about as often as the reader drains: the page shows the latest game rather than falling
  * behind); every admitted game is complete, every other one still sends its result and the
  * running totals (WREC_END with shown = 0). With delay_ms > 0 each recorded move is followed
@@ -47,6 +47,7 @@ typedef struct WatchRec {
 } WatchRec;
 
 #define WATCH_RING 2048 /* records; a game has at most GAME_MAX_PLAYS + 12 */
+#define WATCH_GAP_MS 100 /* without a delay, at most ten games a second are recorded in full */
 
 typedef struct WatchFeed {
     pthread_mutex_t mu;
@@ -56,10 +57,11 @@ typedef struct WatchFeed {
     /* the game thread's own */
     int admitted;             /* the game in play is recorded */
     int delay_ms;
+    int gap_ms;               /* WATCH_GAP_MS (a test sets 0 to record every game it drains) */
     int always;               /* record games with nobody watching (a served match: a viewer who
                                * joins sees the game in play) */
     long totals[NPLAYERS], done;
-    double last_end_ms;
+    double last_end_ms, last_admit_ms;
     long skipped;             /* games left out (only their results sent) */
     atomic_int viewers;       /* set by the reader: viewers of this feed right now */
     atomic_long dropped;      /* records that found the ring full (never part of a game) */
