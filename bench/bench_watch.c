@@ -7,7 +7,8 @@
  * always runs right after another); each reports its best round (this VM's neighbours add
  * noise) and how much slower it is than the best round without --watch, and the server
  * process's CPU time (user + system, its best round), which the load disturbs far less than
- * the wall clock. Uses $DHM. */
+ * the wall clock, and the median over the rounds of each round's time against the same round's
+ * time without --watch (a drifting load cancels out of a round). Uses $DHM. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -21,7 +22,7 @@
 #include "bench.h"
 
 #define GAMES 1000
-#define ROUNDS 4
+#define ROUNDS 4 /* DHM_BENCH_ROUNDS overrides (at most 32) */
 
 typedef struct Viewer {
     int port, fd, stall;
@@ -140,6 +141,12 @@ static double match_secs(const char *dhm, int watch, int nview, int stall, long 
     return t;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 int main(void)
 {
     const char *dhm = getenv("DHM") ? getenv("DHM") : "build/dhm";
@@ -152,17 +159,20 @@ int main(void)
              {"watch_serve_1000_games_16_viewers", 1, 16, 0},
              {"watch_serve_1000_games_1_stalled_viewer", 1, 0, 1}};
     enum { NC = sizeof C / sizeof C[0] };
-    double best[NC], cpu[NC];
+    const char *re = getenv("DHM_BENCH_ROUNDS");
+    const int rounds = re && atoi(re) > 0 && atoi(re) <= 32 ? atoi(re) : ROUNDS;
+    double best[NC], cpu[NC], secs[32][NC];
     long bytes[NC] = {0};
     for (int c = 0; c < NC; c++)
         best[c] = cpu[c] = 1e9;
-    for (int r = 0; r < ROUNDS; r++)
+    for (int r = 0; r < rounds; r++)
         for (int i = 0; i < NC; i++) {
             const int c = r % 2 ? NC - 1 - i : i;
             long b;
             double u, s = match_secs(dhm, C[c].watch, C[c].nview, C[c].stall, &b, &u);
             if (s <= 0)
                 return 1;
+            secs[r][c] = s;
             if (s < best[c])
                 best[c] = s;
             if (u < cpu[c])
@@ -175,6 +185,13 @@ int main(void)
         if (c) {
             snprintf(n, sizeof n, "%s_slower", C[c].name);
             bench_report(n, 100 * (best[c] / best[0] - 1), "% (goal <= 5)");
+            double ratio[32];
+            for (int r = 0; r < rounds; r++)
+                ratio[r] = secs[r][c] / secs[r][0];
+            qsort(ratio, (size_t)rounds, sizeof ratio[0], cmp_double);
+            const double med = rounds % 2 ? ratio[rounds / 2] : (ratio[rounds / 2 - 1] + ratio[rounds / 2]) / 2;
+            snprintf(n, sizeof n, "%s_slower_paired", C[c].name);
+            bench_report(n, 100 * (med - 1), "% (median over rounds)");
         }
         snprintf(n, sizeof n, "%s_server_cpu", C[c].name);
         bench_report(n, cpu[c], "s (user + system)");
