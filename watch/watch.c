@@ -178,9 +178,11 @@ static void *watch_thread(void *arg)
                 atomic_store(&w->slot[i].feed->viewers, w->slot[i].ch.viewers);
         if (any)
             pthread_cond_broadcast(&w->cv);
-        /* 25 batches a second to viewers (the page draws 20); 10 with nobody watching, to keep
-         * the game in play for whoever comes: fewer wake-ups beside the match */
-        const long period_ms = w->viewers ? 40 : 100;
+        /* ten batches a second (a fast match is sampled at ten games a second anyway); with a
+         * delay, one every move (20 ms at least), so that people see each move: few wake-ups
+         * beside the match (every viewer's thread wakes for each batch) */
+        const int d = w->cfg.delay_ms;
+        const long period_ms = w->viewers && d > 0 && d < 100 ? (d < 20 ? 20 : d) : 100;
         pthread_mutex_unlock(&w->mu);
         if (stop)
             break;
