@@ -561,6 +561,15 @@ static void test_hostile_viewers(void **state)
     for (int i = 0; i < NPLAYERS; i++)
         client_start(&s, i, NULL);
     static char buf[1 << 16];
+    /* ?for=MS: a stream that ends by itself (the final chunk) after MS */
+    double t0 = game_clock_ms();
+    const char *forq = "GET /events?for=300 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    http(s.wport, forq, strlen(forq), buf, sizeof buf, 10000);
+    if (strncmp(buf, "HTTP/1.1 200", 12))
+        fail_msg("?for=300: %.300s", buf);
+    assert_non_null(strstr(buf, "data: {\"t\":\"hello\""));
+    assert_non_null(strstr(buf, "\r\n0\r\n\r\n"));
+    assert_true(game_clock_ms() - t0 < 8000);
     /* 100 viewers that connect and leave, half of them before their first byte */
     for (int i = 0; i < 100; i++) {
         int fd = tcp_connect(s.wport);

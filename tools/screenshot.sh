@@ -26,8 +26,9 @@ if [ "${1:-}" = "--watch" ]; then
     sleep 0.1
   done
   sleep 8
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1500 --timeout=3000 \
-    --screenshot="$(pwd)/$OUT" "http://127.0.0.1:$WPORT/" 2>/dev/null
+  # ?for=3000: the page's stream ends after 3 s, so that the browser's virtual time moves on
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1500 \
+    --virtual-time-budget=2000 --screenshot="$(pwd)/$OUT" "http://127.0.0.1:$WPORT/?for=3000" 2>/dev/null
   kill $SRV $PIDS 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$TMP"

@@ -62,6 +62,7 @@ typedef struct Viewer {
     Sb pend;               /* a snapshot being sent */
     size_t off;
     int started;
+    double until;          /* ?for=MS: the stream ends then (0: never) */
 } Viewer;
 
 void watch_config_default(WatchConfig *c)
@@ -225,7 +226,7 @@ static ssize_t viewer_read(void *cls, uint64_t pos, char *buf, size_t max)
             out = (ssize_t)k;
             break;
         }
-        if (w->stopping)
+        if (w->stopping || (v->until > 0 && now_s() >= v->until))
             break;
         if (v->epoch != c->epoch) { /* another set on this channel now: the old one's last frames, then the end */
             if (v->r >= c->epoch_w || c->w - v->r > c->cap / 2)
@@ -313,7 +314,7 @@ static enum MHD_Result reply(WatchServer *w, struct MHD_Connection *con, unsigne
     return send_response(con, status, r, type);
 }
 
-/* The set number in /set/K or ?set=K, or -1. */
+/* The number in /set/K, ?set=K or ?for=MS, or -1. */
 static long parse_set(const char *s)
 {
     if (!s || !*s || strlen(s) > 12)
@@ -330,6 +331,8 @@ static long parse_set(const char *s)
 static enum MHD_Result events(WatchServer *w, struct MHD_Connection *con)
 {
     const char *q = MHD_lookup_connection_value(con, MHD_GET_ARGUMENT_KIND, "set");
+    const char *fq = MHD_lookup_connection_value(con, MHD_GET_ARGUMENT_KIND, "for");
+    const long for_ms = parse_set(fq); /* a stream of at most MS (a screenshot, a script) */
     char msg[256];
     pthread_mutex_lock(&w->mu);
     WatchChan *c = NULL;
@@ -363,6 +366,7 @@ static enum MHD_Result events(WatchServer *w, struct MHD_Connection *con)
     v->w = w;
     v->c = c;
     v->epoch = c->epoch;
+    v->until = for_ms > 0 ? now_s() + (double)for_ms / 1000 : 0;
     c->viewers++;
     w->viewers++;
     w->streams++;
