@@ -20,10 +20,10 @@ CFLAGS_BASE = -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra
               -Wshadow -Wstrict-prototypes -Wmissing-prototypes -g -I.
 CFLAGS  ?= $(OPT) $(CPUFLAGS)
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS   = -lsqlite3 -lpthread -lm
+LDLIBS   = -lsqlite3 -lmicrohttpd -lpthread -lm
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-LIB_DIRS = core game players record net rating arena analysis report
+LIB_DIRS = core game players record net rating arena analysis report watch
 LIB_SRC  = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  = $(wildcard cli/*.c)
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -67,6 +67,8 @@ $(O)/obj/players/est_embed.o: players/est.weights
 $(O)/obj/players/rich_embed.o: players/rich.weights
 # {python} in a tournament's exec: lines: the interpreter make python builds for (cli/cli.c).
 $(O)/obj/cli/cli.o: ALL_CFLAGS += -DDHM_PYTHON='"$(PYTHON)"'
+# The live view's pages are built in (.incbin) too.
+$(O)/obj/watch/page.o: watch/page_match.html watch/page_tournament.html
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -106,6 +108,7 @@ $(O)/pic/obj/%.o: %.c
 $(O)/pic/obj/players/policy_embed.o: players/policy.weights
 $(O)/pic/obj/players/est_embed.o: players/est.weights
 $(O)/pic/obj/players/rich_embed.o: players/rich.weights
+$(O)/pic/obj/watch/page.o: watch/page_match.html watch/page_tournament.html
 $(O)/pic/obj/python/src/%.o: python/src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) $(PY_CFLAGS) -Ipython/src -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@

@@ -105,6 +105,8 @@ typedef struct SetBuf {
     const volatile int *stop;
     void (*game_done)(void *ctx);
     void *game_ctx;
+    const TournamentWatch *watch; /* and the set's hooks, while a watched set is played */
+    const GameHooks *hooks;
 } SetBuf;
 
 static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
@@ -112,6 +114,8 @@ static int on_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
     SetBuf *b = ctx;
     if (b->stop && *b->stop)
         return TOURNAMENT_STOPPED; /* abandon the set: it will not be stored */
+    if (b->hooks)
+        b->watch->game(b->watch->ctx, b->hooks, sofar);
     b->classes[sofar->games - 1] = pack_classes(rec->result);
     if (b->want_records) {
         if (b->rec_len + PACK_MAX_BYTES > b->rec_cap) {
@@ -288,7 +292,7 @@ static int reap(pid_t pid, int ms)
 }
 
 static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, const MatchConfig *mc, SetBuf *buf,
-                       GameRecord *rec, MatchResult *res, char *err, size_t errsz)
+                       GameRecord *rec, MatchResult *res, const GameHooks *watch, char *err, size_t errsz)
 {
     char logpath[1024];
     mkdir(c->log_dir, 0755);
@@ -300,6 +304,7 @@ static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, cons
     sc.match = *mc;
     sc.move_timeout_ms = c->move_timeout_ms;
     sc.log = log;
+    sc.watch = watch;
     for (int p = 0; p < NPLAYERS; p++) {
         const PoolEntry *e = &c->pool->e[r->player[p]];
         snprintf(sc.seats[p], sizeof sc.seats[p], "%.127s", e->external ? "remote" : e->spec);
@@ -421,18 +426,24 @@ static int play_set(const TournamentConfig *c, Kids *kids, long k, SetResult *r,
     for (int p = 0; p < NPLAYERS; p++)
         external |= c->pool->e[r->player[p]].external;
     int rc;
+    const GameHooks *watch = c->watch ? c->watch->set_begin(c->watch->ctx, k, r->player) : NULL;
+    buf->watch = c->watch;
+    buf->hooks = watch;
     if (external) {
-        rc = play_served(c, kids, r, &mc, buf, rec, &res, err, errsz);
+        rc = play_served(c, kids, r, &mc, buf, rec, &res, watch, err, errsz);
     } else {
         Player *pl[NPLAYERS] = {0};
         rc = 0;
         for (int p = 0; p < NPLAYERS && !rc; p++)
             rc = player_create(c->pool->e[r->player[p]].spec, player_seed(r->seed, p), &pl[p], err, errsz) ? -1 : 0;
         if (!rc)
-            rc = match_run(pl, &mc, NULL, on_game, buf, rec, &res);
+            rc = match_run(pl, &mc, watch, on_game, buf, rec, &res);
         for (int p = 0; p < NPLAYERS; p++)
             player_destroy(pl[p]);
     }
+    buf->hooks = NULL;
+    if (c->watch)
+        c->watch->set_end(c->watch->ctx, k, watch);
     if (buf->oom) {
         snprintf(err, errsz, "out of memory for the records of set %ld", k);
         return -1;
@@ -480,7 +491,7 @@ static void *worker(void *arg)
 {
     Shared *sh = arg;
     SetBuf buf = {malloc((size_t)sh->c->games), NULL, 0, 0, sh->c->records, 0, sh->c->stop, sh->c->game_done,
-                  sh->c->game_ctx};
+                  sh->c->game_ctx, NULL, NULL};
     GameRecord *rec = malloc(sizeof *rec);
     char err[512];
     if (!buf.classes || !rec) {
@@ -648,7 +659,7 @@ TournamentWork *tournament_work_new(const TournamentConfig *c)
         return NULL;
     w->c = c;
     pthread_mutex_init(&w->kids.mu, NULL);
-    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop, c->game_done, c->game_ctx};
+    w->buf = (SetBuf){malloc((size_t)c->games), NULL, 0, 0, c->records, 0, c->stop, c->game_done, c->game_ctx, NULL, NULL};
     w->rec = malloc(sizeof *w->rec);
     w->kids.connected = calloc((size_t)c->pool->n, 1);
     if (!w->buf.classes || !w->rec || !w->kids.connected) {

@@ -26,9 +26,22 @@
 #include <stdint.h>
 
 #include "arena/pool.h"
+#include "game/match.h"
 #include "record/store.h"
 
 enum { PAIR_RANDOM, PAIR_ALL, PAIR_FIXED };
+
+/* A watcher of the sets as they are played (a live view). set_begin is called by the thread
+ * that is about to play set k (its players' pool indices by player number) and returns the
+ * hooks to play it with (their event hook is used; NULL: none); game after each game of the
+ * set (the watcher may change the hooks' event for the next game there: a set nobody watches
+ * runs without one); set_end when the set is over, stored or not. All from the worker's thread. */
+typedef struct TournamentWatch {
+    void *ctx;
+    const GameHooks *(*set_begin)(void *ctx, long k, const int player[5]);
+    void (*game)(void *ctx, const GameHooks *hooks, const MatchResult *sofar);
+    void (*set_end)(void *ctx, long k, const GameHooks *hooks);
+} TournamentWatch;
 
 typedef struct TournamentConfig {
     const Pool *pool;
@@ -54,6 +67,7 @@ typedef struct TournamentConfig {
     void (*game_done)(void *ctx);
     void *game_ctx;
     const char *python;   /* what {python} in an exec: line stands for (NULL: python3) */
+    const TournamentWatch *watch; /* may be NULL */
 } TournamentConfig;
 
 /* Whether set k belongs to this run's shard. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "game/match.h"
+#include "watch/watch.h"
 #include "rating/methods.h"
 #include "record/store.h"
 #include "report/emit.h"
@@ -58,6 +59,28 @@ enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET, CL
         {"class-reset", required_argument, 0, CLI_O_CLASS_RESET}, {"deals", required_argument, 0, CLI_O_DEALS},     \
         {"independent", no_argument, 0, CLI_O_INDEPENDENT}
 int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m);
+
+/* --watch and its options (dhm serve, dhm tournament; cli/watch.c): CLI_WATCH_OPTS in the
+ * getopt_long table, cli_watch_opt() as cli_match_opt(); CLI_WATCH_HELP for --help. */
+enum { CLI_O_WATCH = 0x280, CLI_O_WATCH_DELAY, CLI_O_WATCH_HANDS, CLI_O_WATCH_VIEWERS, CLI_O_WATCH_TIMEOUT,
+       CLI_O_WATCH_LINGER };
+#define CLI_WATCH_OPTS                                                                                             \
+    {"watch", required_argument, 0, CLI_O_WATCH}, {"watch-delay", required_argument, 0, CLI_O_WATCH_DELAY},         \
+        {"watch-hands", required_argument, 0, CLI_O_WATCH_HANDS},                                                  \
+        {"watch-viewers", required_argument, 0, CLI_O_WATCH_VIEWERS},                                              \
+        {"watch-timeout", required_argument, 0, CLI_O_WATCH_TIMEOUT},                                              \
+        {"watch-linger", required_argument, 0, CLI_O_WATCH_LINGER}
+typedef struct CliWatch {
+    WatchConfig cfg;
+    int on, linger_ms;
+    WatchServer *server; /* after cli_watch_start (NULL without --watch) */
+} CliWatch;
+extern const char CLI_WATCH_HELP[];
+int cli_watch_opt(const char *cmd, int c, const char *arg, CliWatch *w);
+/* Starts the live view when --watch was given and prints its address; 0 or an exit status. */
+int cli_watch_start(const char *cmd, CliWatch *w);
+/* The end: viewers get the last frames, a summary line (unless quiet), the linger, the stop. */
+void cli_watch_stop(const char *cmd, CliWatch *w, int quiet);
 
 /* Opens a kifu file for writing and writes its header with the five players' names; on
  * failure prints "dhm CMD: cannot write PATH: reason" and returns NULL. */

@@ -30,8 +30,9 @@ static void usage(FILE *f)
             "  --wait MS          give up if the clients have not all connected by then (forever)\n"
             "  --record FILE      write every game as a kifu record (each move with its time, µs)\n"
             "  --json             a JSON summary at the end instead of the table\n"
-            "  --quiet            no per-game lines and no log lines\n",
-            player_kinds());
+            "  --quiet            no per-game lines and no log lines\n"
+            "%s",
+            player_kinds(), CLI_WATCH_HELP);
 }
 
 typedef struct ServeCtx {
@@ -63,6 +64,7 @@ int cmd_serve(int argc, char **argv)
                                          {"record", required_argument, 0, 'o'},
                                          {"json", no_argument, 0, 'j'},
                                          {"quiet", no_argument, 0, 'q'},
+                                         CLI_WATCH_OPTS,
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *cmd = "serve";
@@ -70,8 +72,10 @@ int cmd_serve(int argc, char **argv)
     server_config_default(&cfg);
     cfg.log = stderr;
     const char *seats = NULL, *record = NULL;
-    int json = 0, quiet = 0, c;
+    int json = 0, quiet = 0, c, r;
     long v;
+    CliWatch watch = {.on = 0};
+    watch_config_default(&watch.cfg);
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
         switch (c) {
@@ -85,7 +89,9 @@ int cmd_serve(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default:
-            if (cli_match_opt(cmd, c, optarg, &cfg.match))
+            if ((r = cli_watch_opt(cmd, c, optarg, &watch)) == 1 && cli_match_opt(cmd, c, optarg, &cfg.match))
+                return 2;
+            if (r == 2)
                 return 2;
         }
     }
@@ -112,8 +118,20 @@ int cmd_serve(int argc, char **argv)
     int rc = 0;
     if (!rec)
         rc = cli_error(cmd, "out of memory");
+    WatchFeed *feed = NULL;
+    if (!rc)
+        rc = cli_watch_start(cmd, &watch);
+    if (!rc && watch.server && !(feed = watch_match(watch.server, cfg.match.games)))
+        rc = cli_error(cmd, "--watch: out of memory");
     if (!rc && server_accept_clients(s, err, sizeof err))
         rc = cli_error(cmd, "%s", err);
+    if (!rc && feed) { /* the page shows the players from now on, and every game */
+        const char *names[NPLAYERS];
+        for (int p = 0; p < NPLAYERS; p++)
+            names[p] = server_player_name(s, p);
+        watch_match_begin(watch.server, names);
+        server_set_watch(s, watch_feed_hooks(feed));
+    }
     if (!rc && record) {
         const char *names[NPLAYERS];
         for (int p = 0; p < NPLAYERS; p++)
@@ -126,6 +144,8 @@ int cmd_serve(int argc, char **argv)
         double t0 = cli_now();
         server_run_match(s, on_game, &ctx, rec, &res);
         double secs = cli_now() - t0;
+        if (feed)
+            watch_feed_over(feed);
         Player *pl[NPLAYERS];
         for (int p = 0; p < NPLAYERS; p++) {
             pl[p] = server_player(s, p);
@@ -145,5 +165,6 @@ int cmd_serve(int argc, char **argv)
         fclose(ctx.record);
     free(rec);
     server_close(s);
+    cli_watch_stop(cmd, &watch, quiet);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "arena/mpi.h"
 #include "cli/cli.h"
 #include "record/deals.h"
+#include "watch/standings.h"
 
 #ifndef DHM_VERSION
 #define DHM_VERSION "unknown"
@@ -47,27 +48,103 @@ static void usage(FILE *f)
                "  --connect-timeout MS  external clients: how long to wait for one to connect (10000)\n"
                "  --resume           continue the run stored in --db\n"
                "  --json             the final summary as JSON\n"
-               "  --quiet            no progress line\n");
+               "  --quiet            no progress line\n"
+               "%s"
+               "With --watch the page shows the run's progress, its standings after every stored set, the sets\n"
+               "not played cleanly, and links to watch each set being played (/set/K).\n",
+            CLI_WATCH_HELP);
 }
 
 /* Set by SIGINT/SIGTERM (cli/ is the only place with global state): the run stops, kills its
  * clients, keeps every finished set and exits 128 + the signal. */
 static volatile int g_stop;
 
+/* The live view of --watch: the sets' feeds, and the standings read from the store. */
+typedef struct TWatch {
+    WatchServer *w;
+    Store *st;
+    int n;
+    const char *const *names;
+    long already, last_done;
+    double last_t, cost;
+    WatchTable t;
+    int sent; /* failed sets already on the page (they come in index order; a set fails once) */
+    long *sent_idx;
+} TWatch;
+
+static const GameHooks *tw_begin(void *ctx, long k, const int player[5])
+{
+    WatchFeed *f = watch_set_begin(((TWatch *)ctx)->w, k, player);
+    return f ? watch_feed_hooks(f) : NULL;
+}
+
+static void tw_game(void *ctx, const GameHooks *h, const MatchResult *sofar)
+{
+    (void)ctx;
+    watch_feed_game(h->ctx, sofar);
+}
+
+static void tw_end(void *ctx, long k, const GameHooks *h)
+{
+    (void)k;
+    if (h)
+        watch_set_end(((TWatch *)ctx)->w, h->ctx);
+}
+
+/* The standings of the stored sets, and the failed sets not yet shown. */
+static void tw_standings(TWatch *tw)
+{
+    char err[512];
+    double t0 = cli_now();
+    if (watch_standings_compute(tw->st, tw->n, tw->names, &tw->t, err, sizeof err))
+        return; /* the page keeps the last standings; the run goes on */
+    watch_standings(tw->w, tw->t.rows, tw->n, tw->t.ok, tw->t.not_ok);
+    for (int i = 0; i < tw->t.nfailed; i++) {
+        int seen = 0;
+        for (int j = 0; j < tw->sent && !seen; j++)
+            seen = tw->sent_idx[j] == tw->t.failed[i].idx;
+        if (!seen && tw->sent < tw->t.max_failed) {
+            tw->sent_idx[tw->sent++] = tw->t.failed[i].idx;
+            watch_set_failed(tw->w, tw->t.failed[i].idx, tw->t.failed[i].status, tw->t.failed[i].note);
+        }
+    }
+    tw->cost = cli_now() - t0;
+}
+
+/* The end of --watch (the last frames to the viewers), and what it held. */
+static void tw_close(const char *cmd, CliWatch *watch, TWatch *tw, const char **pool_names, int quiet)
+{
+    cli_watch_stop(cmd, watch, quiet);
+    free(tw->t.rows);
+    free(tw->t.failed);
+    free(tw->sent_idx);
+    free(pool_names);
+}
+
 typedef struct Prog {
     Progress p;
     double t0;
-    long games0;
+    long games; /* played in this run, at the last progress call */
+    TWatch *tw;
 } Prog;
 
 static void on_progress(void *ctx, long done, long total, long games)
 {
     Prog *pg = ctx;
     char extra[64];
-    double el = cli_now() - pg->t0;
+    double now = cli_now(), el = now - pg->t0;
     snprintf(extra, sizeof extra, " sets, %.0f games/s", el > 0 ? (double)games / el : 0.0);
     progress_update(&pg->p, done, extra);
-    (void)total;
+    pg->games = games;
+    TWatch *tw = pg->tw;
+    if (tw) { /* the standings when a set was stored, at most every second (and 5% of the time) */
+        watch_progress(tw->w, done, total, games, el, tw->already);
+        if (done != tw->last_done && now - tw->last_t >= (20 * tw->cost > 1 ? 20 * tw->cost : 1)) {
+            tw->last_done = done;
+            tw->last_t = now;
+            tw_standings(tw);
+        }
+    }
 }
 
 typedef struct Summary {
@@ -196,6 +273,7 @@ int cmd_tournament(int argc, char **argv)
         {"json", no_argument, 0, O_JSON},         {"quiet", no_argument, 0, O_QUIET},
         {"deals", required_argument, 0, O_DEALS}, {"shard", required_argument, 0, O_SHARD},
         {"rank-timeout", required_argument, 0, O_RANKTO},
+        CLI_WATCH_OPTS,
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0}};
     const char *cmd = "tournament";
@@ -206,6 +284,8 @@ int cmd_tournament(int argc, char **argv)
     uint64_t seed = 1;
     int pairing = PAIR_RANDOM, dup = 0, records = 0, resume = 0, json = 0, quiet = 0, c;
     unsigned given = 0; /* which run options were given on the command line */
+    CliWatch watch = {.on = 0};
+    watch_config_default(&watch.cfg);
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
         if (c >= O_POOL && c <= O_MT)
@@ -246,7 +326,9 @@ int cmd_tournament(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_HELP: usage(stdout); return 0;
-        default: return 2;
+        default:
+            if (cli_watch_opt(cmd, c, optarg, &watch))
+                return 2;
         }
     }
     if (optind < argc)
@@ -383,9 +465,45 @@ int cmd_tournament(int argc, char **argv)
                            .connect_timeout_ms = (int)ct, .log_dir = logdir, .progress = on_progress, .stop = &g_stop,
                            .deals = (const Cards(*)[NPLAYERS])run.deals, .ndeals = run.ndeals,
                            .shard_i = shard_i, .shard_n = shard_n, .python = cli_python()};
+    Prog pg;
+    memset(&pg, 0, sizeof pg);
+    TWatch tw;
+    memset(&tw, 0, sizeof tw);
+    TournamentWatch tws = {&tw, tw_begin, tw_game, tw_end};
+    const char **pool_names = calloc((size_t)pool.n, sizeof *pool_names);
+    for (int i = 0; pool_names && i < pool.n; i++)
+        pool_names[i] = pool.e[i].name;
+    if (watch.on && mpi_size() > 1)
+        rc = cli_fail(cmd, "--watch: not with MPI ranks (watch a single machine's run)");
+    else if (watch.on && !pool_names)
+        rc = cli_error(cmd, "out of memory");
+    if (!rc && watch.on && !(rc = cli_watch_start(cmd, &watch))) {
+        long ok = 0, bad = 0;
+        store_count_sets(st, &ok, &bad);
+        tw = (TWatch){.w = watch.server, .st = st, .n = pool.n, .names = pool_names, .already = ok + bad,
+                      .last_done = -1};
+        tw.t.max_failed = 1000;
+        tw.t.rows = calloc((size_t)pool.n, sizeof *tw.t.rows);
+        tw.t.failed = calloc((size_t)tw.t.max_failed, sizeof *tw.t.failed);
+        tw.sent_idx = calloc((size_t)tw.t.max_failed, sizeof *tw.sent_idx);
+        if (!tw.t.rows || !tw.t.failed || !tw.sent_idx ||
+            watch_tournament(watch.server, pool.n, pool_names, run.sets, run.games, (int)jobs, db))
+            rc = cli_error(cmd, "--watch: out of memory");
+        else {
+            tc.watch = &tws;
+            pg.tw = &tw;
+            tw_standings(&tw); /* a resumed run's sets so far */
+        }
+    }
+    if (rc) {
+        tw_close(cmd, &watch, &tw, pool_names, 1);
+        pool_free(&pool);
+        store_free_run(&run);
+        store_close(st);
+        return rc;
+    }
     CliCatch cc;
     cli_catch_stop(&cc, &g_stop);
-    Prog pg;
     progress_init(&pg.p, "tournament:", run.sets, !quiet);
     pg.t0 = cli_now();
     tc.progress_ctx = &pg;
@@ -405,6 +523,12 @@ int cmd_tournament(int argc, char **argv)
     }
     progress_done(&pg.p);
     cli_catch_stop_end(&cc);
+    if (pg.tw) { /* the last standings, and the final progress */
+        long ok = 0, bad = 0;
+        store_count_sets(st, &ok, &bad);
+        tw_standings(&tw);
+        watch_progress(watch.server, ok + bad, run.sets, pg.games, cli_now() - pg.t0, tw.already);
+    }
     if (tr == TOURNAMENT_STOPPED) {
         long ok = 0, bad = 0;
         store_count_sets(st, &ok, &bad);
@@ -431,6 +555,7 @@ int cmd_tournament(int argc, char **argv)
         if (!rc && not_ok)
             rc = 3; /* the run is complete, but not every set was played cleanly */
     }
+    tw_close(cmd, &watch, &tw, pool_names, quiet);
     pool_free(&pool);
     store_free_run(&run);
     store_close(st);

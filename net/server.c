@@ -424,9 +424,20 @@ int server_accept_clients(Server *s, char *err, size_t errsz)
     return 0;
 }
 
+void server_set_watch(Server *s, const GameHooks *watch) { s->cfg.watch = watch; }
+
+/* The watcher's event hook (a live view), behind the server's own hooks. */
+static int hook_event(void *ctx, const GameEvent *e)
+{
+    const Server *s = ctx;
+    int (*ev)(void *, const GameEvent *) = s->cfg.watch->event; /* the watcher may turn it off between games */
+    return ev ? ev(s->cfg.watch->ctx, e) : 0;
+}
+
 int server_run_match(Server *s, MatchGameFn on_game, void *ctx, GameRecord *rec, MatchResult *res)
 {
-    GameHooks hooks = {.ctx = s, .start = hook_start, .turn = hook_turn, .move = hook_move};
+    GameHooks hooks = {.ctx = s, .start = hook_start, .turn = hook_turn, .move = hook_move,
+                       .event = s->cfg.watch ? hook_event : NULL};
     int rc = match_run(s->pl, &s->cfg.match, &hooks, on_game, ctx, rec, res);
     flush_all(s); /* the last broadcast and the end flag 2 */
     for (int p = 0; p < NPLAYERS; p++)

@@ -31,6 +31,7 @@ typedef struct ServerConfig {
     int write_timeout_ms;      /* 10000 */
     int wait_ms;               /* for all clients to connect; 0 = forever */
     FILE *log;                 /* log lines (NULL = none) */
+    const GameHooks *watch;    /* a watcher of the match (its event hook; NULL = none) */
 } ServerConfig;
 
 typedef struct Server Server;
@@ -48,6 +49,8 @@ int server_accept_seat(Server *s, int p, int wait_ms, char *err, size_t errsz);
 /* A remote seat whose client never came: it passes for the whole match. */
 void server_forfeit_seat(Server *s, int p);
 void server_stop_listening(Server *s);
+/* A watcher of the match from now on (its event hook; NULL = none): ServerConfig.watch. */
+void server_set_watch(Server *s, const GameHooks *watch);
 /* Plays the match (hooks may be NULL). rec is scratch space for one game. */
 int server_run_match(Server *s, MatchGameFn on_game, void *ctx, GameRecord *rec, MatchResult *res);
 void server_close(Server *s);

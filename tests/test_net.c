@@ -564,7 +564,14 @@ static void connect_clients(Proc *procs, const char *dir, int port, const char *
         snprintf(e, sizeof e, "%s/c%d.err", dir, i);
         proc_start(&procs[i], o, e, "%s connect --port %d --player %s --seed %d --name c%d %s", dhm_bin(), port,
                    specs[i], seed, i, extra);
-        usleep(150000);
+        /* seats go in connection order: wait until the server has seated this client (its log in
+         * dir/err says "player P: cI"), since a slow start (ASan, a loaded machine) could let the
+         * next client connect first */
+        char seated[64], log[256];
+        snprintf(seated, sizeof seated, ": c%d from ", i);
+        snprintf(log, sizeof log, "%s/err", dir);
+        for (int t = 0; t < 1000 && !strstr(slurp_file(log), seated); t++)
+            usleep(10000);
     }
 }
 

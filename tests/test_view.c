@@ -26,28 +26,6 @@
 
 /* ---- small helpers ---- */
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    size_t k;
-    while ((k = fread(b + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (cap - n < 2) {
-            cap *= 2;
-            b = realloc(b, cap);
-        }
-    }
-    fclose(f);
-    b[n] = 0;
-    if (len)
-        *len = n;
-    return b;
-}
-
 static int count_of(const char *hay, const char *needle)
 {
     int n = 0;

@@ -121,6 +121,31 @@ static inline int proc_wait(Proc *p, int timeout_s)
     return p->status;
 }
 
+/* The whole of a file (malloc'd, NUL-terminated; *len its size, may be NULL), or NULL. */
+static inline char *read_all(const char *path, size_t *len)
+{
+    if (len)
+        *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    size_t k;
+    while ((k = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (cap - n < 2) {
+            cap *= 2;
+            b = realloc(b, cap);
+        }
+    }
+    fclose(f);
+    b[n] = 0;
+    if (len)
+        *len = n;
+    return b;
+}
+
 /* The whole of a small file (static buffer, NUL-terminated; "" when missing). */
 static inline const char *slurp_file(const char *path)
 {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh — installs the Debian packages dhm needs, only when something is missing.
-# Needed: a C compiler and make, libsqlite3-dev (the results store), libcmocka-dev (tests),
+# Needed: a C compiler and make, libsqlite3-dev (the results store), libmicrohttpd-dev (the web
+# server of the live view, --watch: docs/watch.md), libcmocka-dev (tests),
 # chromium (the tests render dhm report's page in a real browser), and for the Python package
 # (make python; its tests run in make check) Debian's python3 with python3-dev, python3-numpy and
 # python3-pytest. Optional: python3-pandas (DataFrames; the tests that need it skip without it).
@@ -22,6 +23,7 @@ command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 have_header sqlite3.h || missing="$missing libsqlite3-dev"
 have_header cmocka.h || missing="$missing libcmocka-dev"
+have_header microhttpd.h || missing="$missing libmicrohttpd-dev"
 command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 py=/usr/bin/python3
 ls /usr/include/python3*/Python.h >/dev/null 2>&1 || missing="$missing python3-dev"
