@@ -936,10 +936,20 @@ static void test_mpi_dead_rank(void **state)
         fail_msg("mpiexec exited %d: %s", rc, err);
     assert_same_run("mpid3.sqlite", ref, ref_rate);
     /* two nodes, both playing ranks on the second: both die with it; rank 0 says how many
-     * sets were not played (status 1), --resume plays them */
+     * sets were not played (status 1), --resume plays them. Or hydra fails first: its proxy on
+     * the lost node may still have a PMI answer to hand to a dead rank, fails to, exits, and
+     * mpiexec ends with an assertion (255, "assert (!closed) failed", seen once in CI): then
+     * rank 0 is ended before it can speak, and the sets it stored stay for --resume */
     rc = kill_rank2(mpi, "-launcher fork -hosts 127.0.0.1:1,127.0.0.2:2 -n 3", "mpid2", 0, &err);
-    if (rc != 1 || !strstr(err, "sets were not played (every rank was given up on); --resume plays them") ||
-        !strstr(err, "2 MPI ranks were given up on"))
+    path(db, sizeof db, "mpid2.sqlite");
+    if (rc == 255 && strstr(err, "assert (!closed) failed")) {
+        for (int i = 0; i < 100 && rank_pid("mpid2.sqlite", 0) > 0; i++) /* rank 0 goes with mpiexec */
+            usleep(100000);
+        assert_true(rank_pid("mpid2.sqlite", 0) < 0);
+        stored = count_sets(db);
+        assert_true(stored >= 3 && stored < 40);
+    } else if (rc != 1 || !strstr(err, "sets were not played (every rank was given up on); --resume plays them") ||
+               !strstr(err, "2 MPI ranks were given up on"))
         fail_msg("mpiexec exited %d: %s", rc, err);
     assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db mpid2.sqlite --quiet 2>&1", dir,
                              dhm_bin()),
