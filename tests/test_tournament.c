@@ -901,6 +901,24 @@ static int kill_rank2(const char *mpi, const char *opts, const char *name, int s
     return rc;
 }
 
+/* Whether mpiexec ended the job itself (status 255, "assert (!closed) failed": hydra's proxy on
+ * the lost node was left holding a PMI answer for a dead rank, failed to hand it over and exited;
+ * seen once in CI). Then rank 0 is ended with it, maybe before it could speak or finish: the test
+ * waits for rank 0 to be gone, and --resume (with one process) plays what is left. */
+static int hydra_ended(int rc, const char *err, const char *name)
+{
+    if (rc != 255 || !strstr(err, "assert (!closed) failed"))
+        return 0;
+    fprintf(stderr, "note: %s: mpiexec ended the job itself (hydra's assertion); --resume finishes it\n", name);
+    for (int i = 0; i < 100 && rank_pid(name, 0) > 0; i++)
+        usleep(100000);
+    assert_true(rank_pid(name, 0) < 0);
+    char out[8192];
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db %s --quiet 2>&1", dir, dhm_bin(), name),
+                     0);
+    return 1;
+}
+
 /* A rank that dies (kill -9), as docs/cluster.md tells it. MPICH's process manager (hydra)
  * kills every other rank it started on the dead rank's node, -disable-auto-cleanup or not: on
  * one node that is the whole job, and --resume completes it. Ranks on other nodes go on
@@ -932,28 +950,22 @@ static void test_mpi_dead_rank(void **state)
      * waits for rank 0 to take it): a result sent as one message then took rank 0 down too
      * (MPICH's UCX transport reading from the dead process) */
     int rc = kill_rank2(mpi, "-launcher fork -hosts 127.0.0.1:1,127.0.0.2:1,127.0.0.3:1 -n 3", "mpid3", 1, &err);
-    if (rc != 0 || !strstr(err, "dhm: rank 2 has been silent for " RANK_TIMEOUT " ms") || !strstr(err, "1 MPI rank was given up on"))
+    if (!hydra_ended(rc, err, "mpid3.sqlite") &&
+        (rc != 0 || !strstr(err, "dhm: rank 2 has been silent for " RANK_TIMEOUT " ms") ||
+         !strstr(err, "1 MPI rank was given up on")))
         fail_msg("mpiexec exited %d: %s", rc, err);
     assert_same_run("mpid3.sqlite", ref, ref_rate);
     /* two nodes, both playing ranks on the second: both die with it; rank 0 says how many
-     * sets were not played (status 1), --resume plays them. Or hydra fails first: its proxy on
-     * the lost node may still have a PMI answer to hand to a dead rank, fails to, exits, and
-     * mpiexec ends with an assertion (255, "assert (!closed) failed", seen once in CI): then
-     * rank 0 is ended before it can speak, and the sets it stored stay for --resume */
+     * sets were not played (status 1), --resume plays them */
     rc = kill_rank2(mpi, "-launcher fork -hosts 127.0.0.1:1,127.0.0.2:2 -n 3", "mpid2", 0, &err);
-    path(db, sizeof db, "mpid2.sqlite");
-    if (rc == 255 && strstr(err, "assert (!closed) failed")) {
-        for (int i = 0; i < 100 && rank_pid("mpid2.sqlite", 0) > 0; i++) /* rank 0 goes with mpiexec */
-            usleep(100000);
-        assert_true(rank_pid("mpid2.sqlite", 0) < 0);
-        stored = count_sets(db);
-        assert_true(stored >= 3 && stored < 40);
-    } else if (rc != 1 || !strstr(err, "sets were not played (every rank was given up on); --resume plays them") ||
-               !strstr(err, "2 MPI ranks were given up on"))
-        fail_msg("mpiexec exited %d: %s", rc, err);
-    assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db mpid2.sqlite --quiet 2>&1", dir,
-                             dhm_bin()),
-                     0);
+    if (!hydra_ended(rc, err, "mpid2.sqlite")) {
+        if (rc != 1 || !strstr(err, "sets were not played (every rank was given up on); --resume plays them") ||
+            !strstr(err, "2 MPI ranks were given up on"))
+            fail_msg("mpiexec exited %d: %s", rc, err);
+        assert_int_equal(run_cmd(out, sizeof out, "cd %s && %s tournament --resume --db mpid2.sqlite --quiet 2>&1", dir,
+                                 dhm_bin()),
+                         0);
+    }
     assert_same_run("mpid2.sqlite", ref, ref_rate);
     free(ref);
 }
