@@ -181,8 +181,7 @@ static void *watch_thread(void *arg)
             pthread_cond_broadcast(&w->cv);
         /* five batches a second (a fast match is sampled anyway); with a delay, one every move
          * (20 ms at least), so that people see each move: few wake-ups beside the match (every
-         * viewer's thread wakes for each batch: 16 viewers at ten a second cost a served match
-         * of simple clients about 10 % on 2 idle cores) */
+         * viewer's thread wakes for each batch) */
         const int d = w->cfg.delay_ms;
         const long period_ms = w->viewers && d > 0 && d < 200 ? (d < 20 ? 20 : d) : 200;
         pthread_mutex_unlock(&w->mu);
