@@ -910,7 +910,7 @@ static int hydra_ended(int rc, const char *err, const char *name)
     if (rc != 255 || !strstr(err, "assert (!closed) failed"))
         return 0;
     fprintf(stderr, "note: %s: mpiexec ended the job itself (hydra's assertion); --resume finishes it\n", name);
-    for (int i = 0; i < 100 && rank_pid(name, 0) > 0; i++)
+    for (int i = 0; i < 600 && rank_pid(name, 0) > 0; i++) /* 60 s: an orphaned rank 0 gives its ranks up and ends */
         usleep(100000);
     assert_true(rank_pid(name, 0) < 0);
     char out[8192];
