@@ -31,6 +31,7 @@ set -f # no file name expansion of field and player names
 PLAYER=mc
 VERSUS=
 INDEPENDENT=0
+NOEXCH=0
 SERIAL=0
 GAMES=200
 MIXED_GAMES=
@@ -61,6 +62,9 @@ pairwise "finished above" rates.
       --independent     independent games (dhm serve --independent): every game draws its own
                         seats and classes, so the SE is over games, and two runs with one seed
                         deal every game alike
+      --no-exchange     every game a first game (dhm serve --class-reset 1): no classes and no
+                        exchange, the play alone; with --independent or --versus the same
+                        seats and hands as with the exchange
       --serial          with --versus, play the two runs one after the other (default: both at
                         once, one core each)
   -g, --games N         games per field (200)
@@ -100,6 +104,7 @@ while [ $# -gt 0 ]; do
   -p | --player) need "$@"; PLAYER=$2; shift ;;
   -q | --versus) need "$@"; VERSUS=$2; INDEPENDENT=1; shift ;;
   --independent) INDEPENDENT=1 ;;
+  --no-exchange) NOEXCH=1 ;;
   --serial) SERIAL=1 ;;
   -g | --games) need "$@"; posint --games "$2"; GAMES=$2; shift ;;
   --mixed-games) need "$@"; posint --mixed-games "$2"; MIXED_GAMES=$2; shift ;;
@@ -125,6 +130,7 @@ official)
   [ -x "$DHM_LADDER_SERVER" ] || die "DHM_LADDER_SERVER: '$DHM_LADDER_SERVER' is not an executable file"
   [ "$LOCAL" = 0 ] || die "--local needs --server dhm (the official server has no built-in players)"
   [ "$INDEPENDENT" = 0 ] || die "--independent and --versus need --server dhm (the official server plays a match schedule)"
+  [ "$NOEXCH" = 0 ] || die "--no-exchange needs --server dhm (the official server resets classes every 100 games)"
   command -v stdbuf >/dev/null 2>&1 || die "--server official needs stdbuf (coreutils)"
   ;;
 *) die "--server must be dhm or official, got '$SERVER'" ;;
@@ -511,7 +517,7 @@ gather() {
 # report FORMAT [FIELD]: the statistics, computed once from the per-game classes and the seat
 # rows, printed as a table, CSV or JSON.
 report() {
-  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" '
+  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" -v nx="$NOEXCH" '
   function num(x) { return (x == "nan" || x == "-" || x == "") ? "null" : x + 0 }
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
@@ -532,7 +538,7 @@ report() {
   }
   END {
     if (fmt == "csv") print "field,server,seed,games,seconds,load_start,load_end,seat,player,points_per_game,se_blocks,block_games,se_games,cpu_s_per_game,refused,timeouts,dropped,exit_status,clean,above_0,above_1,above_2,above_3,above_4,command";
-    if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"fields\": [", B, B;
+    if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"exchange\": %s, \"fields\": [", B, B, nx == 1 ? "false" : "true";
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = n[f] + 0;
       for (i = 0; i < 5; i++) {
@@ -551,6 +557,7 @@ report() {
       if (fmt == "table") {
         printf "\nfield %s: %d games on %s (seed %s), %d s wall, load average %s -> %s%s\n", f, g, slab, seed[f], secs[f], l0[f], l1[f],
           clean[f] == "yes" ? "" : "  -- NOT CLEAN: " problems[f];
+        if (nx == 1) printf "  no exchange: every game a first game (--class-reset 1)\n";
         if (ind == 1) printf "  points per game +- standard error over games (independent games); CPU = user + system seconds of each process\n";
         else printf "  points per game +- standard error over %d blocks of %d games (batch means); CPU = user + system seconds of each process\n", nb[f], B;
         printf "  %-4s %-24s %8s %7s %12s %8s %5s\n", "seat", "player", "points", "+- SE", "CPU s/game", "refused", "exit";
@@ -600,7 +607,7 @@ report() {
 # difference A - B with its paired SE (the SD of the per-game differences over the square root
 # of the games), the correlation of the pairs, and the unpaired SE the same games would give.
 paired() {
-  awk -v fmt="$1" -v only="${2:-}" -v A="$PLAYER" -v B="$VERSUS" '
+  awk -v fmt="$1" -v only="${2:-}" -v A="$PLAYER" -v B="$VERSUS" -v nx="$NOEXCH" '
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
   {
@@ -611,7 +618,7 @@ paired() {
   }
   END {
     if (fmt == "csv") print "field,games,player_a,player_b,points_a,se_a,points_b,se_b,difference,se_difference,correlation,se_unpaired";
-    if (fmt == "json") printf "{\"se\": \"standard error over games (independent games; the difference is paired game by game)\", \"fields\": [";
+    if (fmt == "json") printf "{\"se\": \"standard error over games (independent games; the difference is paired game by game)\", \"exchange\": %s, \"fields\": [", nx == 1 ? "false" : "true";
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = 0; sa = sb = saa = sbb = sab = 0;
       for (i = 0; (f, "A", i) in pts && (f, "B", i) in pts; i++) {
@@ -626,7 +633,7 @@ paired() {
       sed = sqrt(vd / g); seu = sqrt((va + vb) / g);
       r = (va > 0 && vb > 0) ? cab / sqrt(va * vb) : 0;
       if (fmt == "table") {
-        printf "\npaired, field %s: %d games, every game started alike for both (independent games, seed as above)\n", f, g;
+        printf "\npaired, field %s: %d games, every game started alike for both (independent games%s, seed as above)\n", f, g, nx == 1 ? ", no exchange" : "";
         printf "  seat 0 points per game +- SE over games:\n";
         printf "    A %-28s %8.3f +- %.3f\n", A, ma, sqrt(va / g);
         printf "    B %-28s %8.3f +- %.3f\n", B, mb, sqrt(vb / g);
@@ -647,6 +654,7 @@ paired() {
 : >"$RES.seats"
 INDEP_OPT=
 [ "$INDEPENDENT" = 1 ] && INDEP_OPT=--independent
+[ "$NOEXCH" = 1 ] && INDEP_OPT="$INDEP_OPT --class-reset 1"
 for f in $RUN; do
   if [ -z "$VERSUS" ]; then
     run_field "$f" "$f"

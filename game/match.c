@@ -40,7 +40,7 @@ void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, 
         shuffle5(out->seat, rng);
         shuffle5(cls, rng);
         for (int p = 0; p < NPLAYERS; p++) {
-            out->cls[p] = (int8_t)cls[p];
+            out->cls[p] = cfg->class_reset == 1 ? -1 : (int8_t)cls[p]; /* R = 1: every game a first game */
             if (cls[p] == 0)
                 out->dealer = p;
         }

@@ -10,7 +10,9 @@
  * Independent games (cfg->independent): every game draws its own seat order and a uniformly
  * random class order (the daifugo deals; every game has the exchange) from its stream, before
  * the deal. No game then depends on another's result, and two matches with one seed start
- * every game alike whoever plays: the paired measurement of docs/ladder.md.
+ * every game alike whoever plays: the paired measurement of docs/ladder.md. With R = 1 every
+ * independent game is a first game instead (no classes, no exchange; the same seats, dealer
+ * and hands as with classes): the play alone, measured paired.
  */
 #ifndef DHM_MATCH_H
 #define DHM_MATCH_H

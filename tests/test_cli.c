@@ -118,7 +118,7 @@ static void starts_of(const char *path, char *buf, size_t size)
 }
 
 /* --independent: every game starts alike (hands, seats, classes) whoever plays, and its classes
- * are drawn, not the last game's finishing order. */
+ * are drawn, not the last game's finishing order; with --class-reset 1, no classes at all. */
 static void test_independent_games(void **state)
 {
     (void)state;
@@ -165,6 +165,21 @@ static void test_independent_games(void **state)
     fclose(f);
     assert_int_equal(games, 60);
     assert_true(follows < 10); /* a random class order repeats the last result 1 time in 120 */
+    /* with --class-reset 1 every game is a first game: no exchange in any, and the same seats
+     * and hands as with the classes */
+    assert_int_equal(run_cmd(NULL, 0, "%s play --players %s --games 60 --seed 5 --independent --class-reset 1 --record "
+                                      "%s/n.kifu --quiet >/dev/null 2>&1",
+                             dhm_bin(), PLAYERS[0], dir),
+                     0);
+    snprintf(path, sizeof path, "%s/n.kifu", dir);
+    assert_int_equal(run_cmd(dealt0, sizeof dealt0, "grep -c '^changed { } { } { } { } { }' %s", path), 0);
+    assert_string_equal(dealt0, "60\n");
+    char cmp[256];
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "cd %s && grep -E '^(seat|dealt) ' n.kifu > n.starts && grep -E '^(seat|dealt) ' "
+                                              "i0.kifu > i0.starts && cmp n.starts i0.starts && wc -l < n.starts",
+                             dir),
+                     0);
+    assert_string_equal(cmp, "120\n");
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 

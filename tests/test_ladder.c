@@ -160,6 +160,55 @@ static void test_client_exit_status_is_checked(void **state)
     clear_clients();
 }
 
+/* --versus: both runs start every game alike (dhm serve --independent, one seed), so a
+ * deterministic player against itself differs by exactly 0 with a paired SE of 0, while the
+ * unpaired SE is not 0; simple against random gains, with and without the exchange
+ * (--no-exchange: every game a first game, said in the JSON). */
+static void test_versus_is_paired(void **state)
+{
+    (void)state;
+    clear_clients();
+    stand_in("DHM_LADDER_KLEINBLAUW", "simple", 3);
+    double v[4];
+    for (int nx = 0; nx < 2; nx++) {
+        int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -q simple -f kleinblauw -g 30 -s 3 --json%s 2>/dev/null",
+                         nx ? " --no-exchange" : "");
+        if (rc != 0)
+            fail_msg("ladder.sh --versus: exit %d, '%s'", rc, out);
+        assert_non_null(strstr(out, nx ? "\"exchange\": false" : "\"exchange\": true"));
+        assert_int_equal(json_numbers(out, "\"games\": ", v, 4), 1);
+        assert_true(v[0] == 30);
+        assert_int_equal(json_numbers(out, "\"difference\": ", v, 4), 1);
+        assert_true(v[0] == 0);
+        assert_int_equal(json_numbers(out, "\"se_difference\": ", v, 4), 1);
+        assert_true(v[0] == 0);
+        assert_int_equal(json_numbers(out, "\"se_unpaired\": ", v, 4), 1);
+        assert_true(v[0] > 0.1);
+        char dir[64];
+        assert_non_null(test_tmpdir(dir, sizeof dir));
+        rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -q random -f kleinblauw -g 60 -s 3 --keep %s/k%s 2>/dev/null",
+                     dir, nx ? " --no-exchange" : "");
+        if (rc != 0 || !strstr(out, "paired, field kleinblauw: 60 games, every game started alike for both") ||
+            !strstr(out, nx ? "(independent games, no exchange, seed as above)" : "(independent games, seed as above)"))
+            fail_msg("ladder.sh --versus: exit %d, '%s'", rc, out);
+        const char *d = strstr(out, "A - B = +");
+        assert_non_null(d); /* simple is better than random by far */
+        assert_true(atof(d + 8) > 0.5);
+        for (int run = 0; run < 2; run++) { /* games without an exchange: all of them, or (independent) none */
+            char n[64];
+            assert_int_equal(run_cmd(n, sizeof n, "grep -c '^changed { } { } { } { } { }' '%s/k/kleinblauw:%c/games.kifu'",
+                                     dir, "AB"[run]),
+                             nx ? 0 : 1);
+            assert_int_equal(atoi(n), nx ? 60 : 0);
+        }
+        run_cmd(NULL, 0, "rm -rf %s", dir);
+    }
+    setenv("DHM_LADDER_SERVER", "/bin/true", 1);
+    expect_error("-f kleinblauw --no-exchange --server official", "--no-exchange needs --server dhm");
+    unsetenv("DHM_LADDER_SERVER");
+    clear_clients();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +216,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mixed_field_equals_play),
         cmocka_unit_test(test_client_exit_status_is_checked),
+        cmocka_unit_test(test_versus_is_paired),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
