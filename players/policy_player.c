@@ -6,7 +6,8 @@
  * two-player ending exactly within N nodes, where the last opponent's hand is every unseen
  * card. Options: model=rich|fast (the rich policy, players/rich.h, the default; or the fast policy
  * of the playouts, players/policy.h), weights=FILE (default: the model's built-in weights; a
- * weights file says which model it is for), temp=T, surewin=0|1, endgame=N.
+ * weights file says which model it is for), temp=T, surewin=0|1, endgame=N, pass=B (the rich
+ * model's pass scores B lower: B > 0 passes less; docs/strength.md measured it).
  * Reads only its InfoSet; its RNG stream comes from its seed. */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ typedef struct PolicyPlayer {
     PolicyWeights w;
     const RichWeights *rich; /* the rich model (else the fast one in w) */
     RichWeights *rich_own;   /* from weights=FILE */
-    double temp;
+    double temp, pass; /* pass: subtracted from the pass's score (rich model) */
     long surewin, endgame;
     EndgameTT tt; /* only with endgame > 0 */
     Rng rng;
@@ -55,6 +56,9 @@ static Move pp_play(Player *self, const InfoSet *v)
         double s[MOVEGEN_MAX + 3];
         rich_ctx_info(&c, v);
         rich_scores(p->rich->play, &c, p->moves, n, s);
+        if (p->pass != 0)
+            for (int i = 0; i < n; i++)
+                s[i] -= p->moves[i].type == MOVE_PASS ? p->pass : 0;
         return p->moves[policy_pick_scores(s, n, p->temp, &p->rng)];
     }
     PolicyCtx c;
@@ -105,7 +109,8 @@ int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
     if (weights_option(s, pp, err, errsz) || spec_get_double(s, "temp", 0, 100, 0, &pp->temp, err, errsz) ||
         spec_get_int(s, "surewin", 0, 1, 1, &pp->surewin, err, errsz) ||
         spec_get_int(s, "endgame", 0, 100000000, 0, &pp->endgame, err, errsz) ||
-        spec_check_unused(s, "model, weights, temp, surewin, endgame", err, errsz)) {
+        spec_get_double(s, "pass", -100, 100, 0, &pp->pass, err, errsz) ||
+        spec_check_unused(s, "model, weights, temp, surewin, endgame, pass", err, errsz)) {
         free(pp->rich_own);
         free(pp);
         return -1;

@@ -8,6 +8,7 @@
 
 #include "analysis/train.h"
 #include "game/game.h"
+#include "game/match.h"
 #include "players/bandit.h"
 #include "players/policy.h"
 #include "players/rich.h"
@@ -417,6 +418,50 @@ static void test_policy_player_rich(void **state)
     unlink(path);
 }
 
+/* policy:pass=B lowers the pass's score by B: player 0 passes where it could play most with
+ * pass=-100, less with the plain policy, never with pass=100. */
+static int count_passes(void *ctx, const GameState *before, Move m, int accepted, const GameState *after, int ev)
+{
+    (void)after;
+    (void)ev;
+    Move mv[MOVEGEN_MAX];
+    if (before->turn == 0 && accepted && m.type == MOVE_PASS &&
+        movegen(before->hand[0], before->table, before->rev, before->lock, mv) > 1)
+        ++*(long *)ctx; /* a pass where it could play */
+    return 0;
+}
+
+static void test_policy_pass_option(void **state)
+{
+    (void)state;
+    static const char *const SPEC[3] = {"policy:pass=-100", "policy", "policy:pass=100"};
+    long passes[3] = {0, 0, 0};
+    GameRecord *rec = malloc(sizeof *rec);
+    assert_non_null(rec);
+    for (int k = 0; k < 3; k++) {
+        MatchConfig cfg;
+        match_config_default(&cfg);
+        cfg.games = 60;
+        cfg.seed = 5;
+        Player *pl[NPLAYERS];
+        char err[256];
+        for (int p = 0; p < NPLAYERS; p++)
+            assert_int_equal(player_create(p ? "simple" : SPEC[k], player_seed(5, p), &pl[p], err, sizeof err), 0);
+        GameHooks hooks = {.ctx = &passes[k], .move = count_passes};
+        MatchResult res;
+        assert_int_equal(match_run(pl, &cfg, &hooks, NULL, NULL, rec, &res), 0);
+        for (int p = 0; p < NPLAYERS; p++)
+            player_destroy(pl[p]);
+    }
+    free(rec);
+    assert_true(passes[0] > passes[1]);
+    assert_true(passes[1] > passes[2]);
+    assert_true(passes[2] == 0);
+    char out[512];
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players policy:pass=x,simple,simple,simple,simple --games 1 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(out, "pass"));
+}
+
 /* ---- PUCT */
 
 static void test_puct_follows_prior(void **state)
@@ -454,7 +499,7 @@ int main(void)
         cmocka_unit_test(test_orbits),             cmocka_unit_test(test_min_melds),
         cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_learns_a_rich_policy), cmocka_unit_test(test_policy_player_rich),
-        cmocka_unit_test(test_puct_follows_prior),
+        cmocka_unit_test(test_policy_pass_option), cmocka_unit_test(test_puct_follows_prior),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
