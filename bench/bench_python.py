@@ -25,6 +25,7 @@ two builds do the same work.
   vecenv_learner_steps_policy_opponents_two_cores
                       the same with threads=2, the process on two CPUs (the Python side,
                       drawing the actions, stays on one thread)
+  DHM_BENCH_OPPONENT=SPEC replaces "policy" in the last two (e.g. policy:endgame=0)
 
 The first four measures run pinned to one CPU, so that they measure one core.
 """
@@ -129,8 +130,11 @@ def pinned(ncpu, fn):
     return run, len(cpus[:ncpu])
 
 
+OPPONENT = os.environ.get("DHM_BENCH_OPPONENT", "policy")  # the opponents' spec (policy)
+
+
 def opponents(n, seed, threads):
-    return vecenv(n, seed, batch=5, learners=[0], opponents=["policy"] * 4, threads=threads)
+    return vecenv(n, seed, batch=5, learners=[0], opponents=[OPPONENT] * 4, threads=threads)
 
 
 def line(name, value, unit):

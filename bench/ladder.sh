@@ -611,10 +611,11 @@ paired() {
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
   {
-    n = split($1, nm, ":"); if (n != 2) next;
-    f = nm[1]; if (only != "" && f != only) next;
+    # FIELD:A or FIELD:B (a field may name player specs with colons of their own)
+    if ($1 !~ /:[AB]$/) next;
+    f = substr($1, 1, length($1) - 2); r = substr($1, length($1)); if (only != "" && f != only) next;
     if (!(f in seen)) { seen[f] = 1; order[++nf] = f }
-    pts[f, nm[2], $2] = 5 - $3; cnt[f, nm[2]]++
+    pts[f, r, $2] = 5 - $3; cnt[f, r]++
   }
   END {
     if (fmt == "csv") print "field,games,player_a,player_b,points_a,se_a,points_b,se_b,difference,se_difference,correlation,se_unpaired";

@@ -203,6 +203,12 @@ static void test_versus_is_paired(void **state)
         }
         run_cmd(NULL, 0, "rm -rf %s", dir);
     }
+    /* a field of dhm players whose specs hold colons of their own (in-process seats) */
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -q simple -f dhm+simple+policy:model=fast+simple+random "
+                                      "-g 20 -s 3 --local 2>/dev/null");
+    if (rc != 0 || !strstr(out, "paired, field dhm+simple+policy:model=fast+simple+random: 20 games") ||
+        !strstr(out, "A - B = +0.000 +- 0.000"))
+        fail_msg("ladder.sh --versus, a field with colons: exit %d, '%s'", rc, out);
     setenv("DHM_LADDER_SERVER", "/bin/true", 1);
     expect_error("-f kleinblauw --no-exchange --server official", "--no-exchange needs --server dhm");
     unsetenv("DHM_LADDER_SERVER");
