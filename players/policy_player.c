@@ -5,8 +5,9 @@
  * break when there is one (endgame_sure_win), and endgame=N solves the two-player ending
  * exactly within N nodes, where the last opponent's hand is every unseen card (default 100
  * with the rich model, 0 = off with model=fast, as before: +0.012 ± 0.002 a game against
- * KleinBlauw, about 1% of a VecEnv's steps; docs/strength.md). Options: model=rich|fast (the rich policy, players/rich.h, the default; or the fast policy
- * of the playouts, players/policy.h), weights=FILE (default: the model's built-in weights; a
+ * KleinBlauw, about 1% of a VecEnv's steps; docs/strength.md). Options: model=rich|fast (the
+ * rich policy, players/rich.h, the default; or the fast policy of the playouts,
+ * players/policy.h), weights=FILE (default: the model's built-in weights; a
  * weights file says which model it is for), temp=T, surewin=0|1, endgame=N, pass=B (the rich
  * model's pass scores B lower: B > 0 passes less; docs/strength.md measured it).
  * Reads only its InfoSet; its RNG stream comes from its seed. */
@@ -14,13 +15,12 @@
 #include <string.h>
 
 #include "players/endgame.h"
-#include "players/estimate.h"
 #include "players/players.h"
 #include "players/policy.h"
 #include "players/rich.h"
 
 /* The rich policy's default endgame budget (100 nodes: +0.012 ± 0.002 a game against KleinBlauw;
- * 100,000: +0.017, at 7% of a VecEnv's steps), and the table of larger budgets: 2^12 entries,
+ * 100,000: +0.015 to +0.017, at 7% of a VecEnv's steps), and the table of larger budgets: 2^12 entries,
  * 64 KB a player, so that thousands of them fit in a VecEnv; budgets up to 10,000 nodes solve
  * as well without one */
 #define POLICY_ENDGAME 100
@@ -33,7 +33,7 @@ typedef struct PolicyPlayer {
     RichWeights *rich_own;   /* from weights=FILE */
     double temp, pass; /* pass: subtracted from the pass's score (rich model) */
     long surewin, endgame;
-    EndgameTT tt; /* only with endgame > 0 */
+    EndgameTT tt; /* only with endgame > POLICY_TT_FROM */
     Rng rng;
     Move moves[MOVEGEN_MAX];
 } PolicyPlayer;
