@@ -1,6 +1,8 @@
 /* endgame.c — sure wins and the exact two-player solver (see endgame.h). */
 #include "players/endgame.h"
 
+#include "game/player.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -443,4 +445,23 @@ int endgame_brute2(const GameState *g)
             return 1;
     }
     return 0;
+}
+
+int endgame_solve_view(const InfoSet *v, long max_nodes, EndgameTT *tt, Move *best)
+{
+    if (v->nout != NPLAYERS - 2)
+        return -1;
+    const Cards unseen = CARDS_ALL & ~v->hand & ~v->played;
+    int op = -1;
+    for (int q = 0; q < NPLAYERS; q++)
+        if (q != v->me && v->ncards[q] > 0)
+            op = q;
+    if (op < 0 || cards_count(unseen) != v->ncards[op])
+        return -1;
+    Cards hand[NPLAYERS] = {0};
+    hand[v->me] = v->hand;
+    hand[op] = unseen;
+    GameState g;
+    infoset_to_state(v, hand, &g);
+    return endgame_solve2(&g, max_nodes, tt, best, NULL);
 }

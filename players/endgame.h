@@ -45,6 +45,12 @@ void endgame_tt_free(EndgameTT *tt);
  * (no table; or one not initialised, zeroed). */
 int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best, long *nodes);
 
+/* endgame_solve2 at the real table, from the mover's view (game/player.h): when two players
+ * remain, the last opponent holds every card the mover cannot see, the only world there is.
+ * -1 when two players do not remain (or the cards do not add up). */
+struct InfoSet;
+int endgame_solve_view(const struct InfoSet *v, long max_nodes, EndgameTT *tt, Move *best);
+
 /* Forgets every entry (cheaply: by generation). */
 void endgame_tt_clear(EndgameTT *tt);
 

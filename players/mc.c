@@ -509,16 +509,8 @@ static Move decide_play(Mc *mc, const InfoSet *v)
     Move m;
     if (mc->surewin && endgame_sure_win(v->hand, v->table, v->rev, v->lock, unseen_of(v), &m))
         return m; /* a chain nobody can break: no need to search */
-    if (mc->endgame > 0 && v->nout == NPLAYERS - 2) { /* one opponent left: its hand is known */
-        Cards hand[NPLAYERS];
-        GameState g;
-        Rng r = mc->rng; /* the only world there is: any draw gives it */
-        if (est_sample_hands(v, c.count, &r, hand) == 0) {
-            infoset_to_state(v, hand, &g);
-            if (endgame_solve2(&g, mc->endgame, &mc->tt, &m, NULL) == 1)
-                return m;
-        }
-    }
+    if (mc->endgame > 0 && endgame_solve_view(v, mc->endgame, &mc->tt, &m) == 1)
+        return m; /* one opponent left: its hand is known */
     int k = n;
     if (mc->prune > 0)
         k = policy_candidates(mc, v, n);

@@ -47,22 +47,8 @@ static Move pp_play(Player *self, const InfoSet *v)
     Move m;
     if (p->surewin && endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, &m))
         return m;
-    if (p->endgame > 0 && v->nout == NPLAYERS - 2) { /* one opponent left: it holds every unseen card */
-        Cards hand[NPLAYERS] = {0};
-        const Cards unseen = CARDS_ALL & ~v->hand & ~v->played;
-        int op = -1;
-        for (int q = 0; q < NPLAYERS; q++)
-            if (q != v->me && v->ncards[q] > 0)
-                op = q;
-        if (op >= 0 && cards_count(unseen) == v->ncards[op]) { /* the only world there is */
-            GameState g;
-            hand[v->me] = v->hand;
-            hand[op] = unseen;
-            infoset_to_state(v, hand, &g);
-            if (endgame_solve2(&g, p->endgame, &p->tt, &m, NULL) == 1)
-                return m;
-        }
-    }
+    if (p->endgame > 0 && endgame_solve_view(v, p->endgame, &p->tt, &m) == 1)
+        return m; /* one opponent left, and a win against every hand it can hold */
     if (p->rich) {
         RichCtx c;
         double s[MOVEGEN_MAX + 3];
