@@ -575,6 +575,14 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     }
     if (s->kind != EST_POLICY || (!o->pw && !o->rw))
         return;
+    if (o->fresh > 0) { /* every world drawn from fresh proposals by est_sample */
+        s->fresh = o->fresh;
+        s->beta = o->beta;
+        s->v = v;
+        s->pw = o->pw;
+        s->rw = o->rw;
+        return;
+    }
     int n = o->k < 1 ? 1 : o->k > EST_MAX_POOL ? EST_MAX_POOL : o->k;
     if (!s->pool) {
         s->pool = malloc(EST_MAX_POOL * sizeof *s->pool);
@@ -796,8 +804,40 @@ static void oracle_place(const EstSampler *s, const EstKnown *k, Cards placed[NP
     }
 }
 
+/* est-fresh=M: M proposals from the weight table, one picked in proportion to exp(beta ll). */
+static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS])
+{
+    Cards prop[EST_MAX_FRESH][NPLAYERS];
+    double ll[EST_MAX_FRESH], mx = -INFINITY;
+    EstSampler base = *s;
+    base.kind = EST_WEIGHTS;
+    base.order = ORDER_RANDOM;
+    base.fresh = 0;
+    const int m = s->fresh < EST_MAX_FRESH ? s->fresh : EST_MAX_FRESH;
+    for (int i = 0; i < m; i++) {
+        prop[i][k->me] = hand[k->me];
+        est_sample(&base, k, rng, prop[i]);
+        ll[i] = s->beta * est_history_loglik(s->v, prop[i], s->pw, s->rw);
+        mx = ll[i] > mx ? ll[i] : mx;
+    }
+    double w[EST_MAX_FRESH], tot = 0;
+    for (int i = 0; i < m; i++)
+        tot += w[i] = mx > -INFINITY ? exp(ll[i] - mx) : 1; /* none possible: any of them */
+    double r = rng_double(rng) * tot;
+    int at = 0;
+    while (at < m - 1 && r >= w[at])
+        r -= w[at++];
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != k->me)
+            hand[p] = prop[at][p];
+}
+
 void est_sample(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS])
 {
+    if (s->kind == EST_POLICY && s->fresh > 0 && s->v) {
+        sample_fresh(s, k, rng, hand);
+        return;
+    }
     if (s->kind == EST_POLICY && s->npool > 0) { /* a candidate, in proportion to its weight */
         double r = rng_double(rng) * s->cum[s->npool - 1];
         int lo = 0, hi = s->npool - 1;
@@ -885,16 +925,17 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_double(s, "p", 0, 1, 0, &o->p, err, errsz))
         return -1;
     long kk;
-    char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32];
+    char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32], fkey[32];
+    snprintf(fkey, sizeof fkey, "%s", kind_key ? "est-fresh" : "fresh");
     snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
     snprintf(kkey, sizeof kkey, "%s", kind_key ? "est-k" : "k");
     snprintf(bkey, sizeof bkey, "%s", kind_key ? "est-beta" : "beta");
     snprintf(wkey, sizeof wkey, "%s", kind_key ? "est-weights" : "weights");
     if ((spec_get_str(s, kkey, NULL) || spec_get_str(s, bkey, NULL) || spec_get_str(s, wkey, NULL) ||
-         spec_get_str(s, mkey, NULL) || spec_get_str(s, pkey, NULL)) &&
+         spec_get_str(s, mkey, NULL) || spec_get_str(s, pkey, NULL) || spec_get_str(s, fkey, NULL)) &&
         o->kind != EST_POLICY) {
-        snprintf(err, errsz, "%s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, pkey);
+        snprintf(err, errsz, "%s=, %s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, pkey, fkey);
         return -1;
     }
     if (spec_get_int(s, kkey, 1, EST_MAX_POOL, 64, &kk, err, errsz) ||
@@ -907,12 +948,23 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, pkey, 0, 1, 0, &kk, err, errsz))
         return -1;
     o->point = (int)kk;
+    if (spec_get_int(s, fkey, 0, EST_MAX_FRESH, 0, &kk, err, errsz))
+        return -1;
+    o->fresh = (int)kk;
+    if (o->fresh > 0 && (o->point || o->mcmc)) {
+        snprintf(err, errsz, "%s= draws every world afresh: it does not go with %s= or %s=", fkey, pkey, mkey);
+        return -1;
+    }
     if (o->kind == EST_POLICY) {
         const char *wf = spec_get_str(s, wkey, NULL);
-        const int rich = wf ? rich_file_kind(wf, err, errsz) : 0;
+        const int builtin_rich = wf && !strcmp(wf, "rich");
+        const int rich = builtin_rich ? 1 : wf ? rich_file_kind(wf, err, errsz) : 0;
         if (rich < 0)
             return -1;
-        if (rich) {
+        if (builtin_rich) {
+            if (!(o->rw = rich_builtin(err, errsz)))
+                return -1;
+        } else if (rich) {
             o->ownr = malloc(sizeof *o->ownr);
             if (!o->ownr || rich_load(wf, o->ownr, err, errsz)) {
                 if (!o->ownr)
@@ -970,7 +1022,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1007,7 +1059,10 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     if (o->kind == EST_ORACLE)
         snprintf(buf, size, "oracle method=%s p=%g", est_oracle_name(o->oracle), o->p);
     else if (o->kind == EST_POLICY)
-        snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "");
+        if (o->fresh > 0)
+            snprintf(buf, size, "policy fresh=%d beta=%g%s", o->fresh, o->beta, o->rw ? " rich" : "");
+        else
+            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else

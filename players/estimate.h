@@ -25,7 +25,11 @@
  *             learned policy (players/policy.h) makes every play and pass the opponents made this
  *             game from the hands that world gives them (replayed from the first play), tempered
  *             by beta; worlds are drawn from the candidates in proportion to those weights
- *             (sampling-importance-resampling). K and beta: est-k= (64), est-beta= (0.5);
+ *             (sampling-importance-resampling). K and beta: est-k= (64), est-beta= (0.5).
+ *             With est-fresh=M every world is drawn afresh instead: M new candidates from the
+ *             weight table, one of them picked in proportion to its weight, so that worlds never
+ *             collapse onto a shared pool (the 2017 champion's way, with M = 32). est-weights=rich
+ *             scores the plays with the built-in rich policy (players/rich.h);
  *   oracle    experiments only (paper 003 §3.2): the known cards, then d = floor(m p) of the m
  *             undetermined cards placed with their true holders (all-w/all-s: the weakest or
  *             strongest overall; each-w/each-s: per opponent by the quota method, weakest or
@@ -114,6 +118,7 @@ int est_model_save(FILE *f, const EstModel *m, const char *comment);
 /* ---- sampling ---- */
 
 #define EST_MAX_POOL 1024
+#define EST_MAX_FRESH 64
 typedef struct EstSampler {
     int kind, order, oracle;
     double p;                       /* oracle: base accuracy ratio */
@@ -122,6 +127,11 @@ typedef struct EstSampler {
     int npool;                      /* policy: candidate worlds and their cumulative weights */
     Cards (*pool)[NPLAYERS];
     double *cum;
+    int fresh;                      /* policy with est-fresh=M: M fresh proposals per world */
+    double beta;                    /* ... each weighted by exp(beta x its log-likelihood) */
+    const InfoSet *v;               /* ... whose plays are scored (set by est_prepare; must outlive the draws) */
+    const PolicyWeights *pw;
+    const struct RichWeights *rw;
 } EstSampler;
 
 struct EstOptions;
@@ -155,6 +165,7 @@ typedef struct EstOptions {
     double beta;           /* policy: tempering of the likelihood (0.5) */
     int mcmc;              /* policy: Metropolis swaps per candidate after resampling (0) */
     int point;             /* policy: every world the one best guess (1), not a draw (0) */
+    int fresh;             /* policy: est-fresh=M draws each world from M fresh proposals (0: one pool) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
     PolicyWeights *ownw;
     const struct RichWeights *rw; /* policy with a rich weights file (est-weights=FILE): its model */

@@ -42,6 +42,7 @@ const BanditKind MC_CHOICE_KINDS[MC_CHOICE_ARMS] = {B_UCB_ROOT, B_UCB1_TUNED, B_
 enum { DESA_NONE = 0, DESA_SIM = 1, DESA_LAST = 2 };
 enum { PLAYOUT_SIMPLE = 0, PLAYOUT_POLICY = 1, PLAYOUT_RICH = 2 };
 enum { REWARD_LINEAR, REWARD_TOP, REWARD_MATCH };
+enum { PMATES_NONE, PMATES_OWN, PMATES_ALL }; /* who plays a certain win in the playouts */
 
 /* How classes follow one another from game to game within a class period: P[c][c'] that a
  * player of class c this game is of class c' in the next. Measured on 20,000 games of `policy`
@@ -94,6 +95,9 @@ typedef struct Mc {
     int playout;                  /* PLAYOUT_* */
     double ptemp, prune, stop;    /* policy playout temperature; root pruning; stop rule's cost */
     long xtop, crn, surewin, endgame, pendgame;
+    int pmates;                   /* PMATES_*: whose certain wins the playouts look for */
+    long mate_cards;              /* ... in hands of at most this many cards */
+    long nworlds;                 /* worlds=N: distinct worlds a decision (then reused) */
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
     long games;
@@ -114,6 +118,10 @@ typedef struct Mc {
     RichWeights *prior_own;       /* prior-weights=FILE (else the built-in rich weights) */
     const RichWeights *prior_w;
     double prior[BANDIT_MAX_ARMS];
+    double rscore[MOVEGEN_MAX + 3]; /* the rich policy's score of every legal move (this decision) */
+    long rootpol;                 /* rootpol=rich (1): the root's candidates by the rich policy */
+    double rprior;                /* rprior=C: the rich policy as C * 4 (k - 1)^0.6 pseudo-counts */
+    int nprior;                   /* this decision's pseudo-counts per arm */
     int8_t cls[NPLAYERS];         /* this game's classes (the rich policy reads them) */
     long model;                   /* model=1: playouts move opponents by the online model */
     double model_lr;
@@ -202,9 +210,17 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
     PolicyCtx c;
     while (!g->over && !decided(mc, g, me)) {
         const int p = g->turn;
-        if (p == me && mc->surewin && cards_count(g->hand[p]) <= 6 && endgame_sure_win_state(g, NULL)) {
-            finish_next(g, me);
-            break;
+        if ((p == me ? mc->pmates >= PMATES_OWN : mc->pmates == PMATES_ALL) && cards_count(g->hand[p]) <= mc->mate_cards) {
+            Move first;
+            if (endgame_sure_win_state(g, &first)) {
+                if (p == me) { /* me goes out next: its class is known */
+                    finish_next(g, me);
+                    break;
+                }
+                if (state_apply(g, first) & EV_STALEMATE) /* an opponent plays its chain, as it would */
+                    state_finish_stalemate(g, rng);
+                continue;
+            }
         }
         if (mc->pendgame > 0 && g->nout == NPLAYERS - 2) {
             int r = endgame_solve2(g, mc->pendgame, &mc->tt, NULL, NULL);
@@ -312,9 +328,17 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal);
 static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
 {
     const int puct = mc->puct > 0 && sim == sim_play;
+    const int np = sim == sim_play ? mc->nprior : 0; /* pseudo-counts of each arm (rprior) */
     bandit_init(&mc->bandit, puct ? B_PUCT : mc->kind, &mc->bp, k);
     if (puct)
         mc->bandit.prior = mc->prior;
+    for (int a = 0; np > 0 && a < k; a++) { /* np pulls of mean prior[a]: a Beta(np r, np (1 - r)) */
+        Arm *x = &mc->bandit.arm[a];
+        x->n = np;
+        x->sum = x->sum2 = np * mc->prior[a];
+        x->s = np * mc->prior[a];
+        x->f = np - x->s;
+    }
     memset(mc->leaf, 0, (size_t)k * sizeof mc->leaf[0]);
     memset(mc->narm, 0, (size_t)k * sizeof mc->narm[0]);
     memset(mc->bonus, 0, (size_t)k * sizeof mc->bonus[0]);
@@ -335,7 +359,7 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
             break;
         int a = bandit_select(&mc->bandit, &mc->rng, desa & DESA_SIM ? mc->bonus : NULL);
         long legal = 0;
-        double r = sim(mc, ctx, a, mc->bandit.arm[a].n, &legal);
+        double r = sim(mc, ctx, a, mc->bandit.arm[a].n - np, &legal);
         mc->leaf[a] += (double)legal;
         mc->narm[a]++;
         mc->sims_done++;
@@ -357,7 +381,8 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
         double v = mc->final_count || puct ? (double)x->n : bandit_mean(&mc->bandit, a);
         if (desa & DESA_LAST)
             v += mc->desa_w * dv[a];
-        if (v > bv || (v == bv && x->n > mc->bandit.arm[best].n)) {
+        if (v > bv || (v == bv && x->n > mc->bandit.arm[best].n) ||
+            (np > 0 && v == bv && x->n == mc->bandit.arm[best].n && mc->prior[a] > mc->prior[best])) {
             bv = v;
             best = a;
         }
@@ -391,9 +416,12 @@ static void deal_world(Mc *mc, const InfoSet *v, Rng *r, Cards hand[NPLAYERS])
     }
 }
 
-/* World j of this decision (shared by every arm with common random numbers). */
+/* World j of this decision (shared by every arm with common random numbers). With worlds=N,
+ * simulation j >= N reuses one of the first N worlds, drawn from (decision, j). */
 static int world(Mc *mc, const InfoSet *v, long j, Cards hand[NPLAYERS])
 {
+    if (mc->crn && j >= mc->nworlds)
+        j = (long)(rng_derive(mc->dseed, 0x7265757365 /* "reuse" */, (uint64_t)j) % (uint64_t)mc->nworlds);
     if (!mc->crn || j >= WORLDS) {
         Rng r = mc->crn ? sim_rng(mc, j, 0x776f726c64) : mc->rng;
         deal_world(mc, v, &r, hand);
@@ -442,9 +470,19 @@ static Cards unseen_of(const InfoSet *v) { return CARDS_ALL & ~v->hand & ~v->pla
 static int policy_candidates(Mc *mc, const InfoSet *v, int n)
 {
     double p[MOVEGEN_MAX];
-    PolicyCtx c;
-    policy_ctx_info(&c, v);
-    policy_probs(&mc->w, &c, mc->moves, n, p);
+    if (mc->rootpol) { /* the rich policy's probabilities (its scores are kept for the prior) */
+        double mx = -INFINITY, z = 0;
+        for (int i = 0; i < n; i++)
+            mx = mc->rscore[i] > mx ? mc->rscore[i] : mx;
+        for (int i = 0; i < n; i++)
+            z += p[i] = exp(mc->rscore[i] - mx);
+        for (int i = 0; i < n; i++)
+            p[i] /= z;
+    } else {
+        PolicyCtx c;
+        policy_ctx_info(&c, v);
+        policy_probs(&mc->w, &c, mc->moves, n, p);
+    }
     int k = 0;
     double mx = 0;
     for (int i = 0; i < n; i++)
@@ -463,12 +501,9 @@ static int policy_candidates(Mc *mc, const InfoSet *v, int n)
 
 /* The rich policy's probabilities (at prior-temp) of the k candidates, renormalised over them:
  * PUCT's prior (search() hands it to the bandit). */
-static void set_prior(Mc *mc, const InfoSet *v, int n, int k)
+static void set_prior(Mc *mc, int k)
 {
-    RichCtx c;
-    double sc[MOVEGEN_MAX];
-    rich_ctx_info(&c, v);
-    rich_scores(mc->prior_w->play, &c, mc->moves, n, sc);
+    const double *sc = mc->rscore;
     double mx = -INFINITY, z = 0;
     for (int a = 0; a < k; a++)
         mx = sc[mc->arm_move[a]] > mx ? sc[mc->arm_move[a]] : mx;
@@ -511,6 +546,11 @@ static Move decide_play(Mc *mc, const InfoSet *v)
         return m; /* a chain nobody can break: no need to search */
     if (mc->endgame > 0 && endgame_solve_view(v, mc->endgame, &mc->tt, &m) == 1)
         return m; /* one opponent left: its hand is known */
+    if (mc->puct > 0 || mc->rootpol || mc->rprior > 0) { /* the rich policy's scores of every move */
+        RichCtx rc;
+        rich_ctx_info(&rc, v);
+        rich_scores(mc->prior_w->play, &rc, mc->moves, n, mc->rscore);
+    }
     int k = n;
     if (mc->prune > 0)
         k = policy_candidates(mc, v, n);
@@ -518,7 +558,19 @@ static Move decide_play(Mc *mc, const InfoSet *v)
         for (int i = 0; i < n; i++)
             mc->arm_move[i] = i;
     if (mc->puct > 0)
-        set_prior(mc, v, n, k);
+        set_prior(mc, k);
+    mc->nprior = 0;
+    if (mc->rprior > 0) { /* pseudo-counts: each candidate's score scaled to [0, 1] over the candidates */
+        double lo = INFINITY, hi = -INFINITY;
+        for (int a = 0; a < k; a++) {
+            double x = mc->rscore[mc->arm_move[a]];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        for (int a = 0; a < k; a++)
+            mc->prior[a] = hi > lo ? (mc->rscore[mc->arm_move[a]] - lo) / (hi - lo) : 0.5;
+        mc->nprior = (int)lround(mc->rprior * 4 * pow(k - 1, 0.6));
+    }
     return mc->moves[mc->arm_move[search(mc, k, sim_play, &c, mc->desa)]];
 }
 
@@ -842,6 +894,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     mc->playout = !strcmp(pl, "simple") ? PLAYOUT_SIMPLE : !strcmp(pl, "rich") ? PLAYOUT_RICH : PLAYOUT_POLICY;
     const int pol = mc->playout != PLAYOUT_SIMPLE; /* the new features' defaults follow the playout */
     const char *prior_path = spec_get_str(s, "prior-weights", NULL);
+    const char *pm = spec_get_str(s, "pmates", NULL), *rootpol = spec_get_str(s, "rootpol", "fast");
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
         spec_get_double(s, "ptemp", 0.01, 100, 1, &mc->ptemp, err, errsz) ||
         spec_get_double(s, "prune", 0, 1, pol ? 0.02 : 0, &mc->prune, err, errsz) ||
@@ -850,6 +903,9 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_int(s, "surewin", 0, 1, pol, &mc->surewin, err, errsz) ||
         spec_get_int(s, "endgame", 0, 100000000, pol ? 20000 : 0, &mc->endgame, err, errsz) ||
         spec_get_int(s, "pendgame", 0, 100000000, pol ? 200 : 0, &mc->pendgame, err, errsz) ||
+        spec_get_int(s, "mate-cards", 1, 54, 6, &mc->mate_cards, err, errsz) ||
+        spec_get_double(s, "rprior", 0, 1000, 0, &mc->rprior, err, errsz) ||
+        spec_get_int(s, "worlds", 1, WORLDS, WORLDS, &mc->nworlds, err, errsz) ||
         spec_get_double(s, "stop", 0, 1000, 0, &mc->stop, err, errsz) ||
         (pol && policy_weights_option(s, &mc->w, err, errsz)) ||
         spec_get_int(s, "ms", 0, 3600000, 0, &mc->ms, err, errsz) ||
@@ -871,16 +927,32 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
-                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, acc, model, model-lr, "
-                          "puct, prior-temp, prior-weights",
+                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, acc, model, model-lr, "
+                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
         return -1;
     }
     mc->acc = (int)acc;
+    if (!pm)
+        pm = mc->surewin ? "own" : "none";
+    if (strcmp(pm, "none") && strcmp(pm, "own") && strcmp(pm, "all")) {
+        snprintf(err, errsz, "mc: pmates=%s: valid are none, own, all", pm);
+        est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
+    mc->pmates = !strcmp(pm, "all") ? PMATES_ALL : !strcmp(pm, "own") ? PMATES_OWN : PMATES_NONE;
+    if (strcmp(rootpol, "fast") && strcmp(rootpol, "rich")) {
+        snprintf(err, errsz, "mc: rootpol=%s: valid are fast, rich", rootpol);
+        est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
+    mc->rootpol = !strcmp(rootpol, "rich");
     mc->bp.puct_c = mc->puct;
-    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH) &&
+    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH || mc->rootpol || mc->rprior > 0) &&
         rich_weights_option(prior_path, "mc: prior-weights", &mc->prior_w, &mc->prior_own, err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);

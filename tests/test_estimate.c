@@ -137,7 +137,9 @@ static void test_samplers_meet_every_constraint(void **state)
                            "oracle:method=all-w:p=0.3",
                            "oracle:method=all-s:p=0.55",
                            "oracle:method=each-w:p=0.8",
-                           "oracle:method=each-s:p=1"};
+                           "oracle:method=each-s:p=1",
+                           "policy:fresh=3",
+                           "policy:fresh=2:weights=rich:beta=1"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
     for (int i = 0; i < c.n; i++)
         if (est_options_parse(specs[i], &c.o[i], err, sizeof err))
@@ -150,6 +152,89 @@ static void test_samplers_meet_every_constraint(void **state)
     assert_true(c.exchange_rules > 500);
     for (int i = 0; i < c.n; i++)
         est_options_free(&c.o[i]);
+}
+
+/* Fresh proposals per world (est-fresh=M) never collapse: over mid-game decisions, 32 worlds of
+ * the fresh sampler are nearly all different, while 32 draws from one resampled pool of 64 repeat
+ * a few heavy candidates (measured: 31.6 and 3.3 distinct of 32); and the fresh worlds guess the
+ * hidden cards better than uniform ones (0.390 against 0.337). */
+typedef struct Diversity {
+    EstOptions fresh, pool, uni;
+    long decisions, distinct_fresh, distinct_pool, right_fresh, right_uni, total;
+    Rng rng;
+} Diversity;
+
+static int distinct_worlds(EstSampler *s, const EstKnown *k, const InfoSet *v, Rng *rng, const Cards *truth,
+                           long *right, long *total)
+{
+    Cards w[32][NPLAYERS];
+    int distinct = 0;
+    for (int j = 0; j < 32; j++) {
+        w[j][v->me] = v->hand;
+        est_sample(s, k, rng, w[j]);
+        int seen = 0;
+        for (int i = 0; i < j && !seen; i++)
+            seen = !memcmp(w[i], w[j], sizeof w[j]);
+        distinct += !seen;
+        if (truth)
+            est_accuracy(w[j], truth, v->me, right, total);
+    }
+    return distinct;
+}
+
+static int on_diversity(void *ctx, const Decision *d)
+{
+    Diversity *c = ctx;
+    const InfoSet *v = d->v;
+    if (d->exchange || v->nplays < 15 || cards_count(CARDS_ALL & ~v->hand & ~v->played) < 12)
+        return 0;
+    int count[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = v->ncards[p];
+    EstKnown k;
+    assert_int_equal(est_known(v, count, &k), 0);
+    EstSampler f, p, u;
+    est_sampler_init(&f, &c->fresh);
+    est_sampler_init(&p, &c->pool);
+    est_sampler_init(&u, &c->uni);
+    Rng r = rng_seed(rng_next(&c->rng));
+    est_prepare(&f, &c->fresh, v, &k, &r);
+    est_prepare(&p, &c->pool, v, &k, &r);
+    est_prepare(&u, &c->uni, v, &k, &r);
+    long dummy = 0, total = 0;
+    c->distinct_fresh += distinct_worlds(&f, &k, v, &c->rng, d->truth->hand, &c->right_fresh, &c->total);
+    c->distinct_pool += distinct_worlds(&p, &k, v, &c->rng, NULL, &dummy, &dummy);
+    distinct_worlds(&u, &k, v, &c->rng, d->truth->hand, &c->right_uni, &total);
+    est_sampler_free(&f);
+    est_sampler_free(&p);
+    est_sampler_free(&u);
+    c->decisions++;
+    return 0;
+}
+
+static void test_fresh_worlds_do_not_collapse(void **state)
+{
+    (void)state;
+    play_records();
+    static Diversity c;
+    memset(&c, 0, sizeof c);
+    char err[256];
+    assert_int_equal(est_options_parse("policy:fresh=8:beta=1", &c.fresh, err, sizeof err), 0);
+    assert_int_equal(est_options_parse("policy:k=64:beta=1", &c.pool, err, sizeof err), 0);
+    assert_int_equal(est_options_parse("uniform", &c.uni, err, sizeof err), 0);
+    c.rng = rng_seed(5);
+    for (int g = 0; g < 20; g++)
+        assert_int_equal(decisions_each(&records[g], on_diversity, &c), 0);
+    assert_true(c.decisions > 200);
+    const double df = (double)c.distinct_fresh / (double)c.decisions, dp = (double)c.distinct_pool / (double)c.decisions;
+    const double af = (double)c.right_fresh / (double)c.total, au = (double)c.right_uni / (double)c.total;
+    if (!(df > 30.0 && df > dp + 10))
+        fail_msg("distinct worlds of 32: fresh %.2f, pool %.2f", df, dp);
+    if (!(af > au + 0.02))
+        fail_msg("accuracy: fresh %.4f, uniform %.4f", af, au);
+    est_options_free(&c.fresh);
+    est_options_free(&c.pool);
+    est_options_free(&c.uni);
 }
 
 /* An information set where the exchange rules bite: a daihinmin opponent never gets the joker
@@ -588,6 +673,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_samplers_meet_every_constraint),
+        cmocka_unit_test(test_fresh_worlds_do_not_collapse),
         cmocka_unit_test(test_exchange_rules),
         cmocka_unit_test(test_oracle_methods),
         cmocka_unit_test(test_accuracy_measure),

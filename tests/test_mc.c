@@ -417,7 +417,11 @@ static void test_information_set_guard(void **state)
                                             "mc:sims=32:crn=0:prune=0", "policy", "policy:temp=1", "policy:surewin=0:endgame=20000",
                                             "mc:sims=48:est=weights", "mc:sims=48:est=weights:order=rank-d",
                                             "mc:sims=48:est=policy:est-k=8:est-mcmc=2",
-                                            "mc:sims=48:est=policy:est-k=16:est-beta=0.1:est-point=1"};
+                                            "mc:sims=48:est=policy:est-k=16:est-beta=0.1:est-point=1",
+                                            "mc:sims=48:pmates=all:mate-cards=54",
+                                            "mc:sims=48:playout=rich:rootpol=rich:rprior=1:bandit=ucb-root:pmates=all",
+                                            "mc:sims=48:est=policy:est-fresh=4:worlds=8",
+                                            "mc:sims=48:est=policy:est-fresh=2:est-weights=rich:worlds=3"};
         for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
             Player *a, *b;
             char err[128];
@@ -477,6 +481,16 @@ static void test_bad_specs(void **state)
     assert_int_equal(player_create("mc:desa=maybe", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "none, sim, last, both"));
     assert_int_equal(player_create("mc:bandit", 1, &p, err, sizeof err), -1);
+    assert_int_equal(player_create("mc:pmates=some", 1, &p, err, sizeof err), -1);
+    assert_string_equal(err, "mc: pmates=some: valid are none, own, all");
+    assert_int_equal(player_create("mc:rootpol=slow", 1, &p, err, sizeof err), -1);
+    assert_string_equal(err, "mc: rootpol=slow: valid are fast, rich");
+    assert_int_equal(player_create("mc:est=policy:est-fresh=4:est-point=1", 1, &p, err, sizeof err), -1);
+    assert_string_equal(err, "est-fresh= draws every world afresh: it does not go with est-point= or est-mcmc=");
+    assert_int_equal(player_create("mc:est=policy:est-fresh=65", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "est-fresh"));
+    assert_int_equal(player_create("mc:worlds=0", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "worlds=0"));
     char out[4096];
     assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:bandit=x,simple,simple,simple,simple 2>&1", dhm_bin()),
                      2);
