@@ -13,6 +13,7 @@
 #include "analysis/judge.h"
 #include "analysis/stats.h"
 #include "game/workers.h"
+#include "players/mc.h"
 #include "players/players.h"
 
 #define MAX_MARKS 1000
@@ -152,8 +153,8 @@ static void *worker(void *arg)
     char err[256];
     GameRecord *rec = malloc(sizeof *rec);
     int bad = !rec || player_create(w->c->evaluator, 0, &ev, err, sizeof err);
-    if (!bad && (!ev->kind || strcmp(ev->kind, "mc"))) {
-        snprintf(err, sizeof err, "the evaluator must be an mc player, not '%s'", w->c->evaluator);
+    if (!bad && !mc_is(ev)) {
+        snprintf(err, sizeof err, "the evaluator must be an mc or search player, not '%s'", w->c->evaluator);
         bad = 1;
     }
     for (;;) {

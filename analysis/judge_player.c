@@ -9,6 +9,7 @@
 #include "analysis/judge.h"
 #include "analysis/runner.h"
 #include "analysis/stats.h"
+#include "players/mc.h"
 #include "players/players.h"
 
 typedef struct Judge {
@@ -72,9 +73,9 @@ int judge_player_create(const char *evaluator, int worlds, uint64_t seed, Player
     Player *mc, *p;
     if (player_create(evaluator, seed, &mc, err, errsz))
         return -1;
-    if (strcmp(mc->kind, "mc") || mc->reads_hidden) {
+    if (!mc_is(mc) || mc->reads_hidden) {
         player_destroy(mc);
-        return snprintf(err, errsz, "the evaluator must be an mc player that reads no hidden cards, not '%s'",
+        return snprintf(err, errsz, "the evaluator must be an mc or search player that reads no hidden cards, not '%s'",
                         evaluator), -1;
     }
     Judge *j = calloc(1, sizeof *j);

@@ -266,8 +266,8 @@ int review_games(const ReviewConfig *c, const ReviewGame *games, int n, GameRevi
     for (int i = 0; i < w.nev; i++) {
         if (player_create(c->evaluator, 0, &ev[i], err, errsz))
             goto done;
-        if (!ev[i]->kind || strcmp(ev[i]->kind, "mc")) {
-            snprintf(err, errsz, "the evaluator must be an mc player, not '%s'", c->evaluator);
+        if (!mc_is(ev[i])) {
+            snprintf(err, errsz, "the evaluator must be an mc or search player, not '%s'", c->evaluator);
             goto done;
         }
     }

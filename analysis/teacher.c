@@ -153,10 +153,10 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&j->mu);
         return NULL;
     }
-    if (strcmp(teacher->kind, "mc")) {
+    if (!mc_is(teacher)) {
         pthread_mutex_lock(&j->mu);
         if (!j->failed)
-            snprintf(j->err, sizeof j->err, "--teacher %.100s: the teacher must be an mc player", j->o->teacher);
+            snprintf(j->err, sizeof j->err, "--teacher %.100s: the teacher must be an mc or search player", j->o->teacher);
         j->failed = 1;
         pthread_mutex_unlock(&j->mu);
         player_destroy(teacher);

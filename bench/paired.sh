@@ -6,10 +6,15 @@
 # A − B with its SE (the standard deviation of the per-game differences over √games) and 95%
 # interval, the correlation of the pairs, and each one's CPU per game (mc players report it).
 #
-#   bench/paired.sh [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange] [--csv] A B
+#   bench/paired.sh [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange | --match] [--keep DIR] [--csv] A B
 #   e.g. bench/paired.sh -g 2000 -o policy mc:pmates=all mc
-# A and B run at once (one process each; -j 1: one after the other), each split into JOBS
-# pieces of consecutive games (-j 4: two pieces each, four processes). Uses $DHM (default
+# A and B run at once (one process each; -j 1: one after the other), each split into JOBS/2
+# pieces (-j 4: two pieces each, four processes). --keep DIR writes each run's points, one game
+# a line, to DIR/SPEC.points (SPEC with / and : as _): runs with the same -g, -s, -o and -j
+# play the same games, so any two such files pair up line by line. --match plays the match
+# format instead (classes carry over, reset every 100 games): game i is dealt alike for both,
+# but the classes, and so the exchange, follow each run's own results, so the pairing is
+# looser, and every SE is over blocks of 10 games (batch means). Uses $DHM (default
 # build/dhm). Exit 0, 1 when a run failed, 2 for bad options.
 set -eu
 G=1000
@@ -18,7 +23,10 @@ O=policy
 J=2
 NX=""
 CSV=0
-usage() { echo "usage: $0 [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange] [--csv] A B" >&2; exit 2; }
+KEEP=
+MODE=--independent
+BLK=1
+usage() { echo "usage: $0 [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange | --match] [--keep DIR] [--csv] A B" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
   -g) [ $# -ge 2 ] || usage; G=$2; shift 2 ;;
@@ -26,8 +34,10 @@ while [ $# -gt 0 ]; do
   -o) [ $# -ge 2 ] || usage; O=$2; shift 2 ;;
   -j) [ $# -ge 2 ] || usage; J=$2; shift 2 ;;
   --no-exchange) NX="--class-reset 1"; shift ;;
+  --match) MODE=; BLK=10; shift ;;
   --csv) CSV=1; shift ;;
-  -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
+  -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   -*) usage ;;
   *) break ;;
   esac
@@ -46,7 +56,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 P=$(( J / 2 )); [ "$P" -ge 1 ] || P=1
 run() { # LABEL SPEC PIECE
   n=$(( G / P )); [ "$3" -lt $(( G % P )) ] && n=$(( n + 1 ))
-  "$DHM" play --players "$2,$O,$O,$O,$O" --games "$n" --seed $(( S + 1000003 * $3 )) --independent $NX \
+  "$DHM" play --players "$2,$O,$O,$O,$O" --games "$n" --seed $(( S + 1000003 * $3 )) $MODE $NX \
     --record "$T/$1.$3.kifu" --json --quiet > "$T/$1.$3.json" 2> "$T/$1.$3.err" || echo "$1 piece $3" >> "$T/failed"
 }
 k=0
@@ -78,21 +88,30 @@ while [ "$k" -lt "$P" ]; do
   awk '/^result/ { print 5 - $2 }' "$T/B.$k.kifu" >> "$T/b.txt"
   k=$(( k + 1 ))
 done
-paste "$T/a.txt" "$T/b.txt" | awk -v a="$A" -v b="$B" -v o="$O" -v csv="$CSV" -v ca="$CA" -v cb="$CB" -v nx="${NX:+ (no exchange)}" '
-  { x = $1; y = $2; d = x - y; n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; sd += d; sdd += d * d }
+if [ -n "$KEEP" ]; then
+  mkdir -p "$KEEP" || exit 1
+  cp "$T/a.txt" "$KEEP/$(printf '%s' "$A" | tr '/:' '__').points"
+  cp "$T/b.txt" "$KEEP/$(printf '%s' "$B" | tr '/:' '__').points"
+fi
+paste "$T/a.txt" "$T/b.txt" | awk -v a="$A" -v b="$B" -v o="$O" -v csv="$CSV" -v ca="$CA" -v cb="$CB" -v nx="${NX:+ (no exchange)}" -v blk="$BLK" '
+  # SEs over blocks of blk consecutive games (1: independent games; 10: batch means in a match)
+  function flush() { if (k == 0) return; x = bx / k; y = by / k; d = x - y; m++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; sd += d; sdd += d * d; bx = by = k = 0 }
+  { bx += $1; by += $2; k++; n++; if (k == blk) flush() }
   END {
-    mx = sx / n; my = sy / n; md = sd / n
-    vx = (sxx - n * mx * mx) / (n - 1); vy = (syy - n * my * my) / (n - 1); vd = (sdd - n * md * md) / (n - 1)
+    if (k == blk) flush(); else bx = by = k = 0  # a last partial block is left out of the SEs
+    mx = sx / m; my = sy / m; md = sd / m
+    vx = (sxx - m * mx * mx) / (m - 1); vy = (syy - m * my * my) / (m - 1); vd = (sdd - m * md * md) / (m - 1)
     if (vx < 0) vx = 0; if (vy < 0) vy = 0; if (vd < 0) vd = 0
-    r = vx > 0 && vy > 0 ? (sxy - n * mx * my) / (n - 1) / sqrt(vx * vy) : 0
-    se = sqrt(vd / n)
+    r = vx > 0 && vy > 0 ? (sxy - m * mx * my) / (m - 1) / sqrt(vx * vy) : 0
+    se = sqrt(vd / m); sea = sqrt(vx / m); seb = sqrt(vy / m)
+    kind = blk > 1 ? sprintf("SE over %d blocks of %d games (batch means)", m, blk) : "SE over games"
     if (csv) {
-      print "a,b,opponent,games,a_mean,a_se,b_mean,b_se,diff,diff_se,corr,a_cpu_ms,b_cpu_ms"
-      printf "\"%s\",\"%s\",\"%s\",%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s,%s\n", a, b, o, n, mx, sqrt(vx / n), my, sqrt(vy / n), md, se, r, ca, cb
+      print "a,b,opponent,format,games,a_mean,a_se,b_mean,b_se,diff,diff_se,corr,a_cpu_ms,b_cpu_ms"
+      printf "\"%s\",\"%s\",\"%s\",%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s,%s\n", a, b, o, (blk > 1 ? "match" : "independent"), m * blk, mx, sea, my, seb, md, se, r, ca, cb
       exit
     }
-    printf "paired in-process: %d independent games%s, seat 0 against 4 x %s; points per game +- SE over games\n", n, nx, o
-    printf "  A %-50s %.3f +- %.3f   cpu %s ms/game\n", a, mx, sqrt(vx / n), ca
-    printf "  B %-50s %.3f +- %.3f   cpu %s ms/game\n", b, my, sqrt(vy / n), cb
+    printf "paired in-process: %d %s%s, seat 0 against 4 x %s; points per game +- %s\n", m * blk, (blk > 1 ? "games in matches (classes carry over)" : "independent games"), nx, o, kind
+    printf "  A %-50s %.3f +- %.3f   cpu %s ms/game\n", a, mx, sea, ca
+    printf "  B %-50s %.3f +- %.3f   cpu %s ms/game\n", b, my, seb, cb
     printf "  A - B = %+.3f +- %.3f (paired SE; 95%% interval %+.3f to %+.3f); correlation of the pairs %.2f\n", md, se, md - 1.96 * se, md + 1.96 * se, r
   }'

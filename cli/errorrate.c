@@ -6,6 +6,7 @@
 
 #include "analysis/errorrate.h"
 #include "cli/cli.h"
+#include "players/mc.h"
 #include "players/players.h"
 #include "report/errorrate.h"
 
@@ -140,10 +141,10 @@ int cmd_errorrate(int argc, char **argv)
     Player *probe; /* check the evaluator before reading anything */
     if (player_create(cfg.evaluator, 0, &probe, err, sizeof err))
         return cli_fail(cmd, "--evaluator: %s", err);
-    int is_mc = probe->kind && !strcmp(probe->kind, "mc");
+    int is_mc = mc_is(probe);
     player_destroy(probe);
     if (!is_mc)
-        return cli_fail(cmd, "--evaluator: '%s' is not an mc player (it must estimate values)", cfg.evaluator);
+        return cli_fail(cmd, "--evaluator: '%s' is not an mc or search player (it must estimate values)", cfg.evaluator);
     char names[64][128];
     const char *judge[64];
     if (players) {

@@ -13,6 +13,7 @@
 #include "analysis/gameview.h"
 #include "analysis/review.h"
 #include "cli/cli.h"
+#include "players/mc.h"
 #include "players/players.h"
 #include "report/view.h"
 
@@ -311,7 +312,7 @@ static int parse(const char *cmd, int argc, char **argv, Opts *o)
         Player *probe; /* the evaluator, before anything is read */
         if (player_create(o->rc.evaluator, 0, &probe, err, sizeof err))
             return cli_fail(cmd, "--evaluator: %s", err);
-        int is_mc = probe->kind && !strcmp(probe->kind, "mc");
+        int is_mc = mc_is(probe);
         player_destroy(probe);
         if (!is_mc)
             return cli_fail(cmd, "--evaluator: '%s' is not an mc player (it must estimate values)", o->rc.evaluator);

@@ -94,6 +94,7 @@ typedef struct Mc {
     double desa_w, eps;
     int playout;                  /* PLAYOUT_* */
     double ptemp, prune, stop;    /* policy playout temperature; root pruning; stop rule's cost */
+    double psharp;                /* psharp=a: rich playout scores s - a (max - s)^2 */
     long xtop, crn, surewin, endgame, pendgame;
     int pmates;                   /* PMATES_*: whose certain wins the playouts look for */
     long mate_cards;              /* ... in hands of at most this many cards */
@@ -240,6 +241,13 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
             double sc[MOVEGEN_MAX + 3];
             rich_ctx_state(&rc, g, mc->cls);
             rich_scores(mc->prior_w->play, &rc, mv, n, sc);
+            if (mc->psharp > 0) { /* s - a (max - s)^2: unlikely moves much less likely */
+                double mx = sc[0];
+                for (int i = 1; i < n; i++)
+                    mx = sc[i] > mx ? sc[i] : mx;
+                for (int i = 0; i < n; i++)
+                    sc[i] -= mc->psharp * (mx - sc[i]) * (mx - sc[i]);
+            }
             k = policy_pick_scores(sc, n, mc->ptemp, rng);
         } else if (n > 1) {
             policy_ctx_state(&c, g);
@@ -697,7 +705,7 @@ static void paired_values(Mc *mc, int k, SimFn sim, void *ctx, int worlds, uint6
 
 int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int worlds, uint64_t seed, double *q)
 {
-    if (!p || !p->kind || strcmp(p->kind, "mc") || n > MOVEGEN_MAX)
+    if (!mc_is(p) || n > MOVEGEN_MAX)
         return -1;
     Mc *mc = p->impl;
     PlayCtx c = {v, {0}};
@@ -713,7 +721,7 @@ int mc_action_values(Player *p, const InfoSet *v, const Move *mv, int n, int wor
 
 int mc_gift_values(Player *p, const InfoSet *v, const Cards *gifts, int n, int worlds, uint64_t seed, double *q)
 {
-    if (!p || !p->kind || strcmp(p->kind, "mc") || n > 128)
+    if (!mc_is(p) || n > 128)
         return -1;
     Mc *mc = p->impl;
     ExchCtx c;
@@ -780,7 +788,7 @@ static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
 
 int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS])
 {
-    if (!p || !p->kind || strcmp(p->kind, "mc") || !p->impl || !((const Mc *)p->impl)->choice)
+    if (!mc_is(p) || !p->impl || !((const Mc *)p->impl)->choice)
         return -1;
     const Mc *mc = p->impl;
     for (int a = 0; a < MC_CHOICE_ARMS; a++)
@@ -835,7 +843,7 @@ static void mc_destroy(Player *self)
 
 int mc_est_accuracy(const Player *p, long *right, long *total)
 {
-    if (!p || !p->kind || strcmp(p->kind, "mc") || !p->impl)
+    if (!mc_is(p) || !p->impl)
         return 0;
     const Mc *mc = p->impl;
     *right = mc->acc_right;
@@ -845,7 +853,7 @@ int mc_est_accuracy(const Player *p, long *right, long *total)
 
 double mc_reward(const Player *p, int cls)
 {
-    if (!p || !p->kind || strcmp(p->kind, "mc") || !p->impl || cls < 0 || cls >= NPLAYERS)
+    if (!mc_is(p) || !p->impl || cls < 0 || cls >= NPLAYERS)
         return NAN;
     return reward_of(p->impl, cls);
 }
@@ -855,6 +863,32 @@ static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
     Mc *mc = self->impl;
     memcpy(mc->truth, hand, sizeof mc->truth);
     mc->have_truth = 1;
+}
+
+int mc_is(const Player *p) { return p && p->kind && (!strcmp(p->kind, "mc") || !strcmp(p->kind, "search")); }
+
+/* The `search` player's defaults (mc options; any given in the spec wins). */
+static const char *const SEARCH_DEFAULTS[][2] = {
+    {"playout", "rich"}, {"pmates", "all"}, {"rootpol", "rich"}, {"rprior", "1"}, {"bandit", "ucb-root"},
+};
+
+int search_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
+{
+    for (size_t i = 0; i < sizeof SEARCH_DEFAULTS / sizeof SEARCH_DEFAULTS[0]; i++) {
+        int given = 0;
+        for (int j = 0; j < s->nopts; j++)
+            given |= !strcmp(s->opt[j].key, SEARCH_DEFAULTS[i][0]);
+        if (given)
+            continue;
+        if (s->nopts >= SPEC_MAX_OPTS) {
+            snprintf(err, errsz, "search: too many options (at most %d with the defaults it adds)", SPEC_MAX_OPTS);
+            return -1;
+        }
+        snprintf(s->opt[s->nopts].key, sizeof s->opt[0].key, "%s", SEARCH_DEFAULTS[i][0]);
+        snprintf(s->opt[s->nopts].val, sizeof s->opt[0].val, "%s", SEARCH_DEFAULTS[i][1]);
+        s->opt[s->nopts++].used = 0;
+    }
+    return mc_player_create(s, seed, p, err, errsz);
 }
 
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
@@ -905,6 +939,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_int(s, "pendgame", 0, 100000000, pol ? 200 : 0, &mc->pendgame, err, errsz) ||
         spec_get_int(s, "mate-cards", 1, 54, 6, &mc->mate_cards, err, errsz) ||
         spec_get_double(s, "rprior", 0, 1000, 0, &mc->rprior, err, errsz) ||
+        spec_get_double(s, "psharp", 0, 100, 0, &mc->psharp, err, errsz) ||
         spec_get_int(s, "worlds", 1, WORLDS, WORLDS, &mc->nworlds, err, errsz) ||
         spec_get_double(s, "stop", 0, 1000, 0, &mc->stop, err, errsz) ||
         (pol && policy_weights_option(s, &mc->w, err, errsz)) ||
@@ -928,7 +963,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, acc, model, model-lr, "
-                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds",
+                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);

@@ -13,6 +13,10 @@
 #include "players/bandit.h"
 
 
+/* Whether p is a Monte Carlo player: `mc`, or `search` (mc with the defaults of the search
+ * built on the rich policy: players/mc.c SEARCH_DEFAULTS, docs/players.md). */
+int mc_is(const Player *p);
+
 /* The fast playout policy: the simple choice, or a uniformly random legal move with
  * probability eps. Plays the game in g to its end and returns the number of decisions. */
 long mc_playout(GameState *g, Rng *rng, double eps, long *legal_sum);

@@ -13,7 +13,7 @@
 
 #include "game/player.h"
 
-#define SPEC_MAX_OPTS 16
+#define SPEC_MAX_OPTS 24
 
 typedef struct PlayerSpec {
     char kind[32];
@@ -49,6 +49,7 @@ uint64_t player_seed(uint64_t match_seed, int p);
 int random_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int simple_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
+int search_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 
 /* Helpers shared by players: the strength of a column under revolution (higher = stronger). */

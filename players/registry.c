@@ -18,9 +18,10 @@ static const struct {
     {"simple", simple_player_create},
     {"policy", policy_player_create},
     {"mc", mc_player_create},
+    {"search", search_player_create},
 };
 
-const char *player_kinds(void) { return "random, simple, policy, mc"; }
+const char *player_kinds(void) { return "random, simple, policy, mc, search"; }
 
 int player_spec_parse(const char *text, PlayerSpec *out, char *err, size_t errsz)
 {

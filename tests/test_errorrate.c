@@ -340,7 +340,7 @@ static void test_cli(void **state)
     /* bad input */
     assert_int_equal(run_cmd(out, sizeof out, "%s errorrate 2>&1", dhm_bin()), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s errorrate %s/m.kifu --evaluator simple 2>&1", dhm_bin(), dir), 2);
-    assert_non_null(strstr(out, "not an mc player"));
+    assert_non_null(strstr(out, "not an mc or search player"));
     assert_int_equal(run_cmd(out, sizeof out, "%s errorrate %s/missing.kifu 2>&1", dhm_bin(), dir), 1);
     assert_non_null(strstr(out, "cannot open"));
     run_cmd(NULL, 0, "rm -rf %s", dir);

@@ -1091,7 +1091,7 @@ static void test_bad_input(void **state)
         {"--color blue %s/g.kifu", 2, "--color"},
         {"--db %s/x.sqlite", 2, "--set"},
         {"--set 1 %s/g.kifu", 2, "go with --db"},
-        {"--analyze --evaluator simple %s/g.kifu", 2, "not an mc player"},
+        {"--analyze --evaluator simple %s/g.kifu", 2, "not an mc or search player"},
         {"--save --analyze %s/g.kifu", 2, "--save stores into the --db store"},
         {"--players x %s/g.kifu", 2, "go with --analyze"},
         {"--analyze --marks-at 0.1,0.05,0.2 %s/g.kifu", 2, "increasing"},
