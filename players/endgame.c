@@ -6,24 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether some cards of `others` beat m (m on the table, order rev; any lock is ignored, which
- * only makes more answers possible: the test stays sufficient). */
-static int beatable(Move m, int rev, Cards others)
+/* Whether one of the n opponents' hands opp[] beats m (m on the table, order rev; any lock is
+ * ignored, which only makes more answers possible: the test stays sufficient). With one hand
+ * holding every card the mover cannot see, a card anywhere counts. */
+static int beatable(Move m, int rev, const Cards *opp, int n)
 {
     if (m.type == MOVE_PASS)
         return 1;
     Move tmp[MOVEGEN_MAX];
-    return movegen_follow(others, m, rev, 0, tmp) > 1; /* more than the pass */
+    for (int i = 0; i < n; i++)
+        if (movegen_follow(opp[i], m, rev, 0, tmp) > 1) /* more than the pass */
+            return 1;
+    return 0;
 }
 
 /* A meld after which the mover leads again whatever the others do. */
-static int keeps_lead(Move m, int rev, Cards others)
+static int keeps_lead(Move m, int rev, const Cards *opp, int nopp)
 {
-    return move_is_eight(m) || !beatable(m, rev, others);
+    return move_is_eight(m) || !beatable(m, rev, opp, nopp);
 }
 
 /* Leading with hand h in order rev: is there a chain of kept leads ending in the last meld? */
-static int chain(Cards h, int rev, Cards others, int depth, int *budget, Move *first)
+static int chain(Cards h, int rev, const Cards *opp, int nopp, int depth, int *budget, Move *first)
 {
     if (!h)
         return 1;
@@ -39,7 +43,28 @@ static int chain(Cards h, int rev, Cards others, int depth, int *budget, Move *f
         }
     for (int i = 0; i < n; i++) {
         int r2 = rev ^ move_is_revolution(mv[i]);
-        if (keeps_lead(mv[i], r2, others) && chain(h & ~move_cards(mv[i]), r2, others, depth + 1, budget, NULL)) {
+        if (keeps_lead(mv[i], r2, opp, nopp) && chain(h & ~move_cards(mv[i]), r2, opp, nopp, depth + 1, budget, NULL)) {
+            if (first)
+                *first = mv[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int sure_win(Cards hand, Move table, int rev, int lock, const Cards *opp, int nopp, Move *first)
+{
+    int budget = 64;
+    if (table.type == MOVE_PASS)
+        return chain(hand, rev, opp, nopp, 0, &budget, first);
+    Move mv[MOVEGEN_MAX];
+    int n = movegen_follow(hand, table, rev, lock, mv);
+    for (int i = 1; i < n; i++) { /* mv[0] is the pass */
+        Cards rest = hand & ~move_cards(mv[i]);
+        int r2 = rev ^ move_is_revolution(mv[i]);
+        /* the spade 3 on a lone joker clears the table, as an 8 does */
+        int cut = move_is_eight(mv[i]) || table.type == MOVE_JOKER;
+        if (!rest || ((cut || !beatable(mv[i], r2, opp, nopp)) && chain(rest, r2, opp, nopp, 1, &budget, NULL))) {
             if (first)
                 *first = mv[i];
             return 1;
@@ -50,23 +75,17 @@ static int chain(Cards h, int rev, Cards others, int depth, int *budget, Move *f
 
 int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, Move *first)
 {
-    int budget = 64;
-    if (table.type == MOVE_PASS)
-        return chain(hand, rev, others, 0, &budget, first);
-    Move mv[MOVEGEN_MAX];
-    int n = movegen_follow(hand, table, rev, lock, mv);
-    for (int i = 1; i < n; i++) { /* mv[0] is the pass */
-        Cards rest = hand & ~move_cards(mv[i]);
-        int r2 = rev ^ move_is_revolution(mv[i]);
-        /* the spade 3 on a lone joker clears the table, as an 8 does */
-        int cut = move_is_eight(mv[i]) || table.type == MOVE_JOKER;
-        if (!rest || ((cut || !beatable(mv[i], r2, others)) && chain(rest, r2, others, 1, &budget, NULL))) {
-            if (first)
-                *first = mv[i];
-            return 1;
-        }
-    }
-    return 0;
+    return sure_win(hand, table, rev, lock, &others, 1, first);
+}
+
+int endgame_sure_win_hands(const GameState *g, Move *first)
+{
+    Cards opp[NPLAYERS];
+    int n = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != g->turn && g->hand[p])
+            opp[n++] = g->hand[p];
+    return sure_win(g->hand[g->turn], g->table, g->rev, g->lock, opp, n, first);
 }
 
 int endgame_sure_win_state(const GameState *g, Move *first)

@@ -25,6 +25,9 @@
 int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, Move *first);
 /* The same for g->turn in a game state, the others' cards being every hand but its own. */
 int endgame_sure_win_state(const GameState *g, Move *first);
+/* The same with every hand known (a sampled world): a meld counts as unbeatable when no single
+ * opponent's hand can beat it, so it finds every chain the test above finds, and more. */
+int endgame_sure_win_hands(const GameState *g, Move *first);
 
 /* Exact results of lead positions already solved (a position's result never changes, so
  * entries stay valid from call to call). 16 bytes an entry, 2^bits entries. */

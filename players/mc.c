@@ -99,6 +99,7 @@ typedef struct Mc {
     int pmates;                   /* PMATES_*: whose certain wins the playouts look for */
     long mate_cards;              /* ... in hands of at most this many cards */
     long nworlds;                 /* worlds=N: distinct worlds a decision (then reused) */
+    long mate_hands;              /* mate-hands=1: the playouts' certain wins read each hand apart */
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
     long games;
@@ -213,7 +214,7 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
         const int p = g->turn;
         if ((p == me ? mc->pmates >= PMATES_OWN : mc->pmates == PMATES_ALL) && cards_count(g->hand[p]) <= mc->mate_cards) {
             Move first;
-            if (endgame_sure_win_state(g, &first)) {
+            if (mc->mate_hands ? endgame_sure_win_hands(g, &first) : endgame_sure_win_state(g, &first)) {
                 if (p == me) { /* me goes out next: its class is known */
                     finish_next(g, me);
                     break;
@@ -941,6 +942,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "rprior", 0, 1000, 0, &mc->rprior, err, errsz) ||
         spec_get_double(s, "psharp", 0, 100, 0, &mc->psharp, err, errsz) ||
         spec_get_int(s, "worlds", 1, WORLDS, WORLDS, &mc->nworlds, err, errsz) ||
+        spec_get_int(s, "mate-hands", 0, 1, 0, &mc->mate_hands, err, errsz) ||
         spec_get_double(s, "stop", 0, 1000, 0, &mc->stop, err, errsz) ||
         (pol && policy_weights_option(s, &mc->w, err, errsz)) ||
         spec_get_int(s, "ms", 0, 3600000, 0, &mc->ms, err, errsz) ||
@@ -963,7 +965,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, acc, model, model-lr, "
-                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp",
+                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp, mate-hands",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);

@@ -439,6 +439,41 @@ static void test_sure_win_is_sound(void **state)
     assert_true(checked > 1000);
 }
 
+/* With every hand known, the per-hand test claims every sure win the pooled test claims and
+ * more, and each of its claims holds against those very hands (exhaustive search), the first
+ * move it names included. */
+static void test_sure_win_hands_is_sound(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(13);
+    long claims = 0, pooled = 0;
+    for (int t = 0; t < 6000; t++) {
+        GameState g;
+        random_position(&r, 0x7, 4, &g); /* players 0, 1, 2 */
+        const int me = g.turn;
+        Move first, f2;
+        const int split = endgame_sure_win_hands(&g, &first), pool = endgame_sure_win_state(&g, &f2);
+        if (pool && !split)
+            fail_msg("the pooled test found a sure win the per-hand test missed");
+        if (!split)
+            continue;
+        claims++;
+        pooled += pool;
+        assert_true(state_is_legal(&g, first));
+        if (!me_first(&g, me, 0)) {
+            char a[128];
+            cards_format(g.hand[me], a, sizeof a);
+            fail_msg("per-hand sure win claimed for { %s } but the others beat it", a);
+        }
+        GameState after = g;
+        state_apply(&after, first);
+        if (after.hand[me])
+            assert_true(me_first(&after, me, 0));
+    }
+    assert_true(claims > 300);
+    assert_true(claims > pooled + 10); /* wins the pooled test cannot see (measured: 1,662 claims, 1,636 pooled) */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_solver_exact_on_random_positions),
         cmocka_unit_test(test_solver_exact_on_group_positions),
         cmocka_unit_test(test_sure_win_is_sound),
+        cmocka_unit_test(test_sure_win_hands_is_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

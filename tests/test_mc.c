@@ -421,7 +421,8 @@ static void test_information_set_guard(void **state)
                                             "mc:sims=48:pmates=all:mate-cards=54",
                                             "mc:sims=48:playout=rich:rootpol=rich:rprior=1:bandit=ucb-root:pmates=all",
                                             "mc:sims=48:est=policy:est-fresh=4:worlds=8",
-                                            "mc:sims=48:est=policy:est-fresh=2:est-weights=rich:worlds=3"};
+                                            "mc:sims=48:est=policy:est-fresh=2:est-weights=rich:worlds=3",
+                                            "search:sims=48", "search:sims=32:est=policy:est-fresh=4:worlds=8:mate-hands=1"};
         for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
             Player *a, *b;
             char err[128];
@@ -497,6 +498,46 @@ static void test_bad_specs(void **state)
     assert_non_null(strstr(out, "valid: ucb1"));
 }
 
+/* `search` is mc with the search's defaults: each default applies unless the spec gives the
+ * option, the player reports itself as a Monte Carlo player, and its errors name it. */
+static void test_search_defaults(void **state)
+{
+    (void)state;
+    Player *p;
+    char err[256];
+    const char *cases[][2] = {{"search:sims=10", "\"bandit\": \"ucb-root\""}, {"search:sims=10:bandit=ucb1", "\"bandit\": \"ucb1\""},
+                              {"mc:sims=10", "\"bandit\": \"ucb1-tuned\""}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(player_create(cases[i][0], 1, &p, err, sizeof err), 0);
+        assert_true(mc_is(p));
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        p->report_json(p, f);
+        fclose(f);
+        if (!strstr(buf, cases[i][1]))
+            fail_msg("%s: expected %s in %s", cases[i][0], cases[i][1], buf);
+        free(buf);
+        player_destroy(p);
+    }
+    assert_int_equal(player_create("policy", 1, &p, err, sizeof err), 0);
+    assert_false(mc_is(p));
+    player_destroy(p);
+    assert_int_equal(player_create("search:frob=1", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "search: unknown option 'frob'"));
+    /* the search's own choices, one at a time, change its decisions: the defaults are in force */
+    Player *pl[5];
+    MatchResult a, b;
+    const char *s1[5] = {"search:sims=40", "policy", "policy", "policy", "policy"};
+    const char *s2[5] = {"search:sims=40:rprior=0", "policy", "policy", "policy", "policy"};
+    test_match(s1, 12, 5, pl, &a);
+    assert_int_equal(a.illegal[0], 0);
+    test_players_free(pl);
+    test_match(s2, 12, 5, pl, &b);
+    test_players_free(pl);
+    assert_true(memcmp(a.points, b.points, sizeof a.points) != 0 || memcmp(a.class_count, b.class_count, sizeof a.class_count) != 0);
+}
+
 /* An MC player with a modest budget beats four simple players. Against four copies of the
  * same opponent par is 3 points a game; a game's points have a standard deviation of about
  * 1.3, so the mean of 200 games has a standard error near 0.1. mc:sims=200 measured 3.8-4.4
@@ -525,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_impossible_counts),     cmocka_unit_test(test_desa_not_in_exchange),
         cmocka_unit_test(test_information_set_guard), cmocka_unit_test(test_choice_bandit_bookkeeping),
         cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_mc_beats_simple),
+        cmocka_unit_test(test_search_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
