@@ -868,18 +868,27 @@ static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
 
 int mc_is(const Player *p) { return p && p->kind && (!strcmp(p->kind, "mc") || !strcmp(p->kind, "search")); }
 
-/* The `search` player's defaults (mc options; any given in the spec wins). */
+/* The `search` player's defaults (mc options; any given in the spec wins; a spec that names its
+ * own world sampler, est=, gets none of the sampler's defaults, the est- options). */
 static const char *const SEARCH_DEFAULTS[][2] = {
-    {"playout", "rich"}, {"pmates", "all"}, {"rootpol", "rich"}, {"rprior", "1"}, {"bandit", "ucb-root"},
+    {"playout", "rich"}, {"pmates", "all"},   {"rootpol", "rich"},    {"rprior", "1"},
+    {"bandit", "ucb-root"}, {"est", "policy"}, {"est-fresh", "16"}, {"worlds", "128"},
 };
+
+static int spec_has(const PlayerSpec *s, const char *key)
+{
+    for (int j = 0; j < s->nopts; j++)
+        if (!strcmp(s->opt[j].key, key))
+            return 1;
+    return 0;
+}
 
 int search_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)
 {
+    const int own_est = spec_has(s, "est");
     for (size_t i = 0; i < sizeof SEARCH_DEFAULTS / sizeof SEARCH_DEFAULTS[0]; i++) {
-        int given = 0;
-        for (int j = 0; j < s->nopts; j++)
-            given |= !strcmp(s->opt[j].key, SEARCH_DEFAULTS[i][0]);
-        if (given)
+        const char *key = SEARCH_DEFAULTS[i][0];
+        if (spec_has(s, key) || (own_est && !strncmp(key, "est", 3)))
             continue;
         if (s->nopts >= SPEC_MAX_OPTS) {
             snprintf(err, errsz, "search: too many options (at most %d with the defaults it adds)", SPEC_MAX_OPTS);
