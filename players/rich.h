@@ -130,6 +130,18 @@ int rich_orbit(unsigned m, unsigned a);
  * joins a rank and counts nothing. */
 int rich_min_melds(Cards c);
 
+/* The cards c cut into runs and groups as the HAND group cuts the hand a move leaves: indices
+ * 0..RICH_HAND_PARTS-1 (5-runs by lowest rank 0..8, 4-runs 9..18, 3-runs 19..29, rank x size
+ * 26 + 4 x rank + size - 1, the joker 82); returns their number (at most 32). The gift model
+ * (players/gift.h) reads the hand a gift leaves this way. */
+#define RICH_HAND_PARTS 83
+int rich_hand_parts(Cards c, uint32_t *idx);
+/* Whether cards c could make a revolution: four of a rank (the joker counts) or a run of five of
+ * one suit (the joker may fill a cell). */
+int rich_can_revolt(Cards c);
+/* The average rank (column, the joker 14) of the distinct ranks of c in the normal order; 0 for none. */
+double rich_rank_avg(Cards c);
+
 /* Weights: the built-in ones (or NULL with the reason), from a file or text, to a file. */
 const RichWeights *rich_builtin(char *err, size_t errsz);
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
