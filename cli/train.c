@@ -200,12 +200,12 @@ static void print_gift_evals(FILE *o, const TrainData *d, const double *zero, co
         print_eval(o, what, &z, &t, 1, first);
         return;
     }
-    fprintf(o, "\n%s gifts: %ld decisions\n  %-40s %9s %9s %9s\n", set, t.n, "", "top-1", "ties 1/k", "log-loss");
-    fprintf(o, "  %-40s %9.4f %9s %9.4f\n", "chance", t.chance_top1, "", t.chance_logloss);
-    fprintf(o, "  %-40s %9.4f %9.4f %9.4f\n", "zero weights", z.top1, z.top1_ties, z.logloss);
-    snprintf(what, sizeof what, "before: exchange weights of %s", bname);
-    fprintf(o, "  %-40.40s %9.4f %9.4f %9.4f\n", what, b.top1, b.top1_ties, b.logloss);
-    fprintf(o, "  %-40s %9.4f %9.4f %9.4f\n", "the gift model", t.top1, t.top1_ties, t.logloss);
+    fprintf(o, "\n%s gifts: %ld decisions\n  %-44s %9s %9s %9s\n", set, t.n, "", "top-1", "ties 1/k", "log-loss");
+    fprintf(o, "  %-44s %9.4f %9s %9.4f\n", "chance", t.chance_top1, "", t.chance_logloss);
+    fprintf(o, "  %-44s %9.4f %9.4f %9.4f\n", "zero weights", z.top1, z.top1_ties, z.logloss);
+    fprintf(o, "  %-44s %9.4f %9.4f %9.4f\n", "the gift model", t.top1, t.top1_ties, t.logloss);
+    fprintf(o, "  before: the exchange weights of %s\n  %-44s %9.4f %9.4f %9.4f\n", bname, "", b.top1, b.top1_ties,
+            b.logloss);
 }
 
 static int collect_players(const char *cmd, const char *players, Collect *col)
