@@ -294,6 +294,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
     if (json) {
         printf("{\"games\": %ld, \"held_out_games\": %ld, \"weights\": ", d.games, d.held_games);
         json_str(stdout, out);
+        first = 0; /* the evaluations follow the weights' name */
     } else
         printf("%ld games (%ld held out)\n", d.games, d.held_games);
     print_gift_evals(stdout, &d, zero.w, base, bname, &gw, "training", 0, json, &first);

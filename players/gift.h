@@ -64,7 +64,9 @@ uint64_t gift_layout_hash(void);
 const char *gift_group(int i, int *offset);
 
 /* The active features of giving `give` (1 or 2 cards of hand) from `hand`: indices into
- * GiftWeights.w, distinct, in [0, GIFT_N); returns their number (<= GIFT_MAX_ACTIVE). */
+ * GiftWeights.w in [0, GIFT_N), each once but for the runs of HAND (a run over the same ranks in
+ * two suits is listed twice, as the rich policy's HAND counts it); returns their number
+ * (<= GIFT_MAX_ACTIVE). */
 int gift_features(Cards hand, Cards give, uint32_t *idx);
 /* w . phi of each of k candidate gifts from hand (the same numbers as summing gift_features). */
 void gift_scores(const GiftWeights *w, Cards hand, const Cards *cand, int k, double *score);
