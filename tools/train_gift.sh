@@ -6,10 +6,10 @@
 # program's parameters. KleinBlauw seeds itself from the clock (and draws its gift from a
 # softmax), so a new run records other games and makes statistically equal, not identical, weights.
 #   record  tools/teacher_corpus.sh: 120 matches of 5 x KleinBlauw and 20 of 3 x KleinBlauw +
-#           dhm policy + dhm mc (100 games each: 14,000 games, about 23,000 gifts with a choice);
-#           6-15 minutes on 2 cores (the second core busy or not)
+#           dhm policy + dhm mc (100 games each: 14,000 games, 26,000 gifts with a choice);
+#           10-25 minutes on 2 cores (3-10 s a match, depending on what else runs)
 #   fit     500 full-batch Adam steps (lr 0.05, L2 1e-4) on 90% of the games (seed 1), the other
-#           10% held out; about 2 minutes on 2 cores
+#           10% held out; about a minute on 2 cores
 #   test    with ../shared/data/teacher present: agreement on KleinBlauw's gifts in the teacher
 #           corpus's field B (Blauweregen x 2, KleinBlauw, the sample client, dhm mc), which nothing
 #           is fitted on, next to the rich policy's exchange weights (the gifts before)
