@@ -20,7 +20,8 @@
  *   pass     by phase, whether passing keeps the lead anyway, how far the meld's owner sits,
  *            how many players can still answer and how many cards the owner has left
  * Real-valued quantities are one-hot over small ranges (or buckets), so every feature is 0/1.
- * The gift in the exchange uses the fast policy's exchange features (players/policy.h).
+ * RichWeights.exch scores gifts by the fast policy's exchange features (players/policy.h), as
+ * before the gift model (players/gift.h), which the policy player now uses by default.
  * Weights files are text (rich_save), versioned by a hash of this layout. Nothing here
  * allocates; RichWeights is plain data (about 1.3 MB: allocate it).
  */
