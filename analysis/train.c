@@ -11,6 +11,7 @@
 #include "players/mc.h"
 #include "players/endgame.h"
 #include "players/players.h"
+#include "players/gift.h"
 #include "players/rich.h"
 
 void train_data_init(TrainData *d) { memset(d, 0, sizeof *d); }
@@ -27,6 +28,7 @@ void train_data_free(TrainData *d)
 {
     set_free(&d->play);
     set_free(&d->exch);
+    set_free(&d->gift);
     endgame_tt_free(&d->tt);
     memset(d, 0, sizeof *d);
 }
@@ -67,10 +69,11 @@ static int set_reserve(DecisionSet *s, size_t words)
  * (target != NULL) has chosen = TRAIN_SOFT followed by the n target probabilities, each
  * in 1/65535ths. */
 #define TRAIN_SOFT 0xFFFF
+#define TRAIN_MAX_ACTIVE (RICH_MAX_ACTIVE > GIFT_MAX_ACTIVE ? RICH_MAX_ACTIVE : GIFT_MAX_ACTIVE)
 static int add_decision_t(DecisionSet *s, int n, int chosen, const double *target, int held,
                           int (*fn)(const void *arg, int i, uint32_t *idx), const void *arg)
 {
-    if (set_reserve(s, 2 + (size_t)n * (2 + RICH_MAX_ACTIVE)))
+    if (set_reserve(s, 2 + (size_t)n * (2 + TRAIN_MAX_ACTIVE)))
         return -1;
     s->off[s->n] = s->len;
     s->held[s->n] = (uint8_t)held;
@@ -123,6 +126,12 @@ static int exch_feats(const void *arg, int i, uint32_t *idx)
     const ExchArg *a = arg;
     uint16_t f[POLICY_MAX_ACTIVE];
     return widen(policy_exch_features(a->hand, a->gift[i], f), f, idx);
+}
+
+static int gift_feats(const void *arg, int i, uint32_t *idx)
+{
+    const ExchArg *a = arg;
+    return gift_features(a->hand, a->gift[i], idx);
 }
 
 typedef struct RichArg {
@@ -187,9 +196,12 @@ int train_add_game(TrainData *d, const GameRecord *rec, unsigned mask, int held)
             if (n < 2 || chosen < 0)
                 continue;
             ExchArg a = {hand, gift};
-            if (add_decision(&d->exch, n, chosen, held, exch_feats, &a))
+            if (add_decision(&d->exch, n, chosen, held, exch_feats, &a) ||
+                (d->gift_model && add_decision(&d->gift, n, chosen, held, gift_feats, &a)))
                 return -1;
         }
+    if (d->gift_model) /* the gifts only */
+        return 0;
     GameState g;
     state_init(&g, rec->original, rec->seat, rec->first);
     Move mv[MOVEGEN_MAX];
@@ -263,7 +275,7 @@ static int set_append(DecisionSet *s, const DecisionSet *src)
 
 int train_data_append(TrainData *d, const TrainData *src)
 {
-    if (set_append(&d->play, &src->play) || set_append(&d->exch, &src->exch))
+    if (set_append(&d->play, &src->play) || set_append(&d->exch, &src->exch) || set_append(&d->gift, &src->gift))
         return -1;
     d->games += src->games;
     d->held_games += src->held_games;
@@ -481,6 +493,11 @@ int train_fit_rich(const TrainData *d, const TrainOpts *o, RichWeights *w)
     if (fit_model(&d->play, w->play, RICH_NPLAY, o, 1))
         return -1;
     return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
+}
+
+int train_fit_gift(const TrainData *d, const TrainOpts *o, GiftWeights *w)
+{
+    return fit_model(&d->gift, w->w, GIFT_N, o, 1);
 }
 
 void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out)

@@ -14,6 +14,7 @@
 
 #include "game/game.h"
 #include "players/endgame.h"
+#include "players/gift.h"
 #include "players/policy.h"
 #include "players/rich.h"
 
@@ -42,7 +43,9 @@ enum {
 
 typedef struct TrainData {
     DecisionSet play, exch;
+    DecisionSet gift;   /* with gift_model: the gifts again, with the gift model's features */
     int rich;           /* play decisions with the rich policy's features (players/rich.h) */
+    int gift_model;     /* the gifts only (no plays), in exch and in gift (players/gift.h) */
     int tag_wins;       /* tag play decisions with TRAIN_WIN_* (play.kind) */
     EndgameTT tt;       /* the solver's table for tag_wins */
     long games, held_games;
@@ -91,6 +94,8 @@ typedef struct TrainEval {
 
 /* The rich policy (players/rich.h; TrainData.rich): its play model and the exchange model. */
 int train_fit_rich(const TrainData *d, const TrainOpts *o, RichWeights *w);
+/* The gift model (players/gift.h; TrainData.gift_model) on the decisions in d->gift. */
+int train_fit_gift(const TrainData *d, const TrainOpts *o, GiftWeights *w);
 /* Evaluates weights w on one set's decisions: held-out (held = 1), training (0) or all (-1),
  * of the kinds with bit kind of `kinds` set (when the set is tagged: TrainData.tag_wins). */
 void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out);

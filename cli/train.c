@@ -34,9 +34,12 @@ static void usage(FILE *f)
             "  --holdout F        share of games held out for evaluation (0.1)\n"
             "  --seed S           which games are held out (1)\n"
             "  --test-kifu FILE   also report agreement on these records (never trained on)\n"
-            "  --model M          fast (default: the policy of the playouts, players/policy.h) or rich (the\n"
+            "  --model M          fast (default: the policy of the playouts, players/policy.h), rich (the\n"
             "                     rich policy, players/rich.h: many more features, for the policy player and\n"
-            "                     the search's prior)\n"
+            "                     the search's prior) or gift (the gift model alone, players/gift.h: fitted\n"
+            "                     on the recorded gifts only; reports its agreement next to --baseline's)\n"
+            "  --baseline FILE    with --model gift: the weights file (rich or fast) whose exchange weights\n"
+            "                     are reported beside the gift model (default: the built-in rich policy's)\n"
             "  --by-kind          report agreement apart for the decisions where the mover can be certain to\n"
             "                     win (dhm's sure-win test, or the exact solve with two players left) and for\n"
             "                     the rest, the decisions a policy makes\n"
@@ -178,10 +181,152 @@ static void print_evals(FILE *o, const TrainData *d, ModelW zero, ModelW w, cons
         print_eval(o, what, &z, &t, json, first);
 }
 
+/* The gift model's agreement on one data set (held: 1 held-out, 0 training, -1 all) next to the
+ * baseline's exchange weights (the same decisions, the fast exchange features). */
+static void print_gift_evals(FILE *o, const TrainData *d, const double *zero, const double *base, const char *bname,
+                             const GiftWeights *gw, const char *set, int held, int json, int *first)
+{
+    TrainEval z, b, t;
+    train_eval_set(&d->gift, zero, held, ~0u, &z);
+    train_eval_set(&d->exch, base, held, ~0u, &b);
+    train_eval_set(&d->gift, gw->w, held, ~0u, &t);
+    if (!t.n)
+        return;
+    char what[200];
+    if (json) {
+        snprintf(what, sizeof what, "%s gifts, baseline", set);
+        print_eval(o, what, &z, &b, 1, first);
+        snprintf(what, sizeof what, "%s gifts, gift model", set);
+        print_eval(o, what, &z, &t, 1, first);
+        return;
+    }
+    fprintf(o, "\n%s gifts: %ld decisions\n  %-44s %9s %9s %9s\n", set, t.n, "", "top-1", "ties 1/k", "log-loss");
+    fprintf(o, "  %-44s %9.4f %9s %9.4f\n", "chance", t.chance_top1, "", t.chance_logloss);
+    fprintf(o, "  %-44s %9.4f %9.4f %9.4f\n", "zero weights", z.top1, z.top1_ties, z.logloss);
+    fprintf(o, "  %-44s %9.4f %9.4f %9.4f\n", "the gift model", t.top1, t.top1_ties, t.logloss);
+    fprintf(o, "  before: the exchange weights of %s\n  %-44s %9.4f %9.4f %9.4f\n", bname, "", b.top1, b.top1_ties,
+            b.logloss);
+}
+
+static int collect_players(const char *cmd, const char *players, Collect *col)
+{
+    if (!players)
+        return 0;
+    char specs[16][128];
+    int n = player_split_list(players, specs, 16);
+    if (n < 1)
+        return cli_fail(cmd, "--players: a comma-separated list of up to 16 names");
+    for (int i = 0; i < n; i++)
+        snprintf(col->names[i], sizeof col->names[i], "%.63s", specs[i]);
+    col->nnames = n;
+    return 0;
+}
+
+/* `dhm train policy --model gift`: the gift model (players/gift.h) fitted on the recorded gifts. */
+static int train_gift(const char *cmd, const CliSources *in, const char *players, const char *out, const char *init,
+                      const char *baseline, const char *const *test, int ntest, TrainOpts *o, double holdout,
+                      uint64_t seed, int json, int quiet, int argc, char **argv)
+{
+    static GiftWeights gw, zero;
+    static RichWeights brw;
+    static PolicyWeights bpw;
+    char err[512];
+    memset(&gw, 0, sizeof gw);
+    if (init && gift_load(init, &gw, err, sizeof err))
+        return cli_fail(cmd, "--init: %s", err);
+    const double *base;
+    const char *bname = baseline ? baseline : "the built-in rich policy";
+    if (baseline) {
+        const int kind = rich_file_kind(baseline, err, sizeof err);
+        if (kind < 0 || (kind ? rich_load(baseline, &brw, err, sizeof err) : policy_load(baseline, &bpw, err, sizeof err)))
+            return cli_fail(cmd, "--baseline: %s", err);
+        base = kind ? brw.exch : bpw.exch;
+    } else {
+        const RichWeights *b = rich_builtin(err, sizeof err);
+        if (!b)
+            return cli_error(cmd, "%s", err);
+        base = b->exch;
+    }
+    Collect col = {NULL, {{0}}, 0, seed, holdout, 0};
+    if (collect_players(cmd, players, &col))
+        return 2;
+    TrainData d;
+    train_data_init(&d);
+    d.gift_model = 1;
+    col.d = &d;
+    GameSource src = {in->kifu, in->nkifu, in->db, in->ndb, 0};
+    double t0 = cli_now();
+    if (games_each(&src, collect, &col, err, sizeof err)) {
+        train_data_free(&d);
+        return cli_error(cmd, "%s", *err ? err : "out of memory");
+    }
+    if (d.gift.n == 0) {
+        train_data_free(&d);
+        return cli_error(cmd, "no gifts to learn from (%ld games; --players names no one?)", d.games);
+    }
+    if (!quiet)
+        fprintf(stderr, "dhm train policy: %ld games (%ld held out), %ld gifts with a choice; read in %.1f s\n",
+                d.games, d.held_games, d.gift.n, cli_now() - t0);
+    Progress pr;
+    progress_init(&pr, "train:", o->epochs, !quiet);
+    o->progress = on_epoch;
+    o->progress_ctx = &pr;
+    if (train_fit_gift(&d, o, &gw)) {
+        train_data_free(&d);
+        return cli_error(cmd, "out of memory");
+    }
+    progress_done(&pr);
+    char comment[1200];
+    size_t k = (size_t)snprintf(comment, sizeof comment, "made by: dhm");
+    for (int i = 0; i < argc + 1 && k + 2 < sizeof comment; i++)
+        k += (size_t)snprintf(comment + k, sizeof comment - k, " %s", i == 0 ? "train" : argv[i - 1]);
+    FILE *f = fopen(out, "w");
+    if (!f) {
+        train_data_free(&d);
+        return cli_error(cmd, "cannot write %s: %m", out);
+    }
+    int bad = gift_save(f, &gw, comment);
+    if (fclose(f) || bad) {
+        train_data_free(&d);
+        return cli_error(cmd, "error writing %s", out);
+    }
+    int first = 1;
+    if (json) {
+        printf("{\"games\": %ld, \"held_out_games\": %ld, \"weights\": ", d.games, d.held_games);
+        json_str(stdout, out);
+        first = 0; /* the evaluations follow the weights' name */
+    } else
+        printf("%ld games (%ld held out)\n", d.games, d.held_games);
+    print_gift_evals(stdout, &d, zero.w, base, bname, &gw, "training", 0, json, &first);
+    print_gift_evals(stdout, &d, zero.w, base, bname, &gw, "held-out", 1, json, &first);
+    train_data_free(&d);
+    if (ntest) { /* an external test set, never trained on */
+        TrainData td;
+        train_data_init(&td);
+        td.gift_model = 1;
+        Collect tc = col;
+        tc.d = &td;
+        tc.holdout = 1;
+        tc.test = 1;
+        GameSource ts = {test, ntest, NULL, 0, 0};
+        if (games_each(&ts, collect, &tc, err, sizeof err)) {
+            train_data_free(&td);
+            return cli_error(cmd, "--test-kifu: %s", err);
+        }
+        print_gift_evals(stdout, &td, zero.w, base, bname, &gw, "test", 1, json, &first);
+        train_data_free(&td);
+    }
+    if (json)
+        printf("\n}\n");
+    else
+        printf("\nwrote %s\n", out);
+    return 0;
+}
+
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -198,13 +343,14 @@ static int train_policy(int argc, char **argv)
         {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
         {"teacher-temp", required_argument, 0, O_TTEMP}, {"model", required_argument, 0, O_MODEL},
         {"by-kind", no_argument, 0, O_BYKIND}, {"policy-decisions", no_argument, 0, O_POLDEC},
+        {"baseline", required_argument, 0, O_BASE},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
-    const char *out = NULL, *init = NULL, *players = NULL, *league = NULL;
+    const char *out = NULL, *init = NULL, *players = NULL, *league = NULL, *baseline = NULL;
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *test[64];
-    int ntest = 0, json = 0, quiet = 0, rich = 0, by_kind = 0, pol_only = 0, c;
+    int ntest = 0, json = 0, quiet = 0, rich = 0, giftm = 0, by_kind = 0, pol_only = 0, c;
     TrainOpts o;
     train_opts_default(&o);
     o.jobs = 2;
@@ -256,10 +402,12 @@ static int train_policy(int argc, char **argv)
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_MODEL:
-            if (strcmp(optarg, "fast") && strcmp(optarg, "rich"))
-                return cli_fail(cmd, "--model %s: valid are fast, rich", optarg);
+            if (strcmp(optarg, "fast") && strcmp(optarg, "rich") && strcmp(optarg, "gift"))
+                return cli_fail(cmd, "--model %s: valid are fast, rich, gift", optarg);
             rich = !strcmp(optarg, "rich");
+            giftm = !strcmp(optarg, "gift");
             break;
+        case O_BASE: baseline = optarg; break;
         case O_BYKIND: by_kind = 1; break;
         case O_POLDEC: by_kind = pol_only = 1; break;
         case O_HELP: usage(stdout); return 0;
@@ -276,6 +424,14 @@ static int train_policy(int argc, char **argv)
         return cli_fail(cmd, "-o WEIGHTS is required");
     if (rich && tch.games > 0)
         return cli_fail(cmd, "--model rich learns from records and by --rl-games (no --teacher-* options)");
+    if (giftm && (tch.games > 0 || rl.games > 0 || league || by_kind))
+        return cli_fail(cmd, "--model gift learns from recorded gifts only (no --teacher-*, --rl-*, --by-kind, "
+                             "--policy-decisions)");
+    if (baseline && !giftm)
+        return cli_fail(cmd, "--baseline goes with --model gift");
+    if (giftm)
+        return train_gift(cmd, &in, players, out, init, baseline, test, ntest, &o, holdout, seed, json, quiet, argc,
+                          argv);
     static PolicyWeights w;
     static RichWeights rw;
     char err[512];
@@ -311,15 +467,8 @@ static int train_policy(int argc, char **argv)
     if (rl.vs_simple + rl.vs_league > 1)
         return cli_fail(cmd, "--rl-vs-simple and --rl-vs-league add up to more than 1");
     Collect col = {NULL, {{0}}, 0, seed, holdout, 0};
-    if (players) {
-        char specs[16][128];
-        int n = player_split_list(players, specs, 16);
-        if (n < 1)
-            return cli_fail(cmd, "--players: a comma-separated list of up to 16 names");
-        for (int i = 0; i < n; i++)
-            snprintf(col.names[i], sizeof col.names[i], "%.63s", specs[i]);
-        col.nnames = n;
-    }
+    if (collect_players(cmd, players, &col))
+        return 2;
     TrainData d;
     train_data_init(&d);
     d.rich = rich;

@@ -19,6 +19,11 @@
  * (UCB-V), klc=0 (KL-UCB), alpha=0.1 (UCB2); playout=policy|simple, weights=FILE, ptemp=1,
  * prune=0.02, xtop=12, crn=1, surewin=1, endgame=20000, pendgame=200, stop=0 (the last seven:
  * policy defaults; simple: prune=0 xtop=0 crn=0 surewin=0 endgame=0 pendgame=0).
+ * xmodel=gift|fast: the model that orders and prunes (xtop) the candidate gifts and gives the
+ * other rich player's gift in the exchange search: the gift model (players/gift.h; the default
+ * when the rich policy is in use: puct, rprior, rootpol=rich or playout=rich) or the fast
+ * policy's exchange weights (the default otherwise, and the only choice before);
+ * gift-weights=FILE (the gift model's weights; default: built in).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
  */
 #include "players/mc.h"
@@ -33,6 +38,7 @@
 
 #include "game/game.h"
 #include "players/endgame.h"
+#include "players/gift.h"
 #include "players/players.h"
 #include "players/policy.h"
 #include "players/rich.h"
@@ -119,6 +125,8 @@ typedef struct Mc {
     double prior_temp;
     RichWeights *prior_own;       /* prior-weights=FILE (else the built-in rich weights) */
     const RichWeights *prior_w;
+    const GiftWeights *gift;      /* xmodel=gift: the exchange's gifts by the gift model */
+    GiftWeights *gift_own;        /* gift-weights=FILE (else the built-in gift weights) */
     double prior[BANDIT_MAX_ARMS];
     double rscore[MOVEGEN_MAX + 3]; /* the rich policy's score of every legal move (this decision) */
     long rootpol;                 /* rootpol=rich (1): the root's candidates by the rich policy */
@@ -606,8 +614,9 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     hand[v->me] &= ~give;
     hand[c->partner] |= give;
     if (c->other_rich >= 0 && c->other_poor >= 0) { /* the fugo still gives */
-        Cards g1 = mc->playout != PLAYOUT_SIMPLE ? policy_pick_gift(&mc->w, hand[c->other_rich], 1, 0, NULL)
-                                                 : cards_weakest(hand[c->other_rich], 1);
+        Cards g1 = mc->gift                       ? gift_pick(mc->gift, hand[c->other_rich], 1, 0, NULL)
+                   : mc->playout != PLAYOUT_SIMPLE ? policy_pick_gift(&mc->w, hand[c->other_rich], 1, 0, NULL)
+                                                   : cards_weakest(hand[c->other_rich], 1);
         hand[c->other_rich] &= ~g1;
         hand[c->other_poor] |= g1;
     }
@@ -646,10 +655,13 @@ static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
         return cards_weakest(v->hand, n);
     for (int i = 0; i < k; i++)
         mc->arm_move[i] = i;
-    if (mc->xtop > 0 && k > mc->xtop) { /* the policy's best gifts only */
+    if (mc->xtop > 0 && k > mc->xtop) { /* the policy's (or the gift model's) best gifts only */
         double sc[128];
-        for (int i = 0; i < k; i++)
-            sc[i] = policy_exch_score(&mc->w, v->hand, c.cand[i]);
+        if (mc->gift)
+            gift_scores(mc->gift, v->hand, c.cand, k, sc);
+        else
+            for (int i = 0; i < k; i++)
+                sc[i] = policy_exch_score(&mc->w, v->hand, c.cand[i]);
         for (int i = 1; i < k; i++) {
             int a = mc->arm_move[i], j = i;
             for (; j > 0 && sc[mc->arm_move[j - 1]] < sc[a]; j--)
@@ -839,6 +851,7 @@ static void mc_destroy(Player *self)
     est_options_free(&mc->eo);
     endgame_tt_free(&mc->tt);
     free(mc->prior_own);
+    free(mc->gift_own);
     free(mc);
 }
 
@@ -864,6 +877,26 @@ static void mc_oracle(Player *self, const Cards hand[NPLAYERS])
     Mc *mc = self->impl;
     memcpy(mc->truth, hand, sizeof mc->truth);
     mc->have_truth = 1;
+}
+
+/* xmodel= and gift-weights=: the gift model into mc->gift (by default when the rich policy is in
+ * use, mc->prior_w), or none (the fast policy's exchange weights). 0 or -1. */
+static int xmodel_option(Mc *mc, const char *xmodel, const char *path, char *err, size_t errsz)
+{
+    if (!xmodel)
+        xmodel = mc->prior_w ? "gift" : "fast";
+    if (strcmp(xmodel, "gift") && strcmp(xmodel, "fast")) {
+        snprintf(err, errsz, "mc: xmodel=%s: valid are gift, fast", xmodel);
+        return -1;
+    }
+    if (!strcmp(xmodel, "fast")) {
+        if (path) {
+            snprintf(err, errsz, "mc: gift-weights=%s needs xmodel=gift", path);
+            return -1;
+        }
+        return 0;
+    }
+    return gift_weights_option(path, "mc: gift-weights", &mc->gift, &mc->gift_own, err, errsz);
 }
 
 int mc_is(const Player *p) { return p && p->kind && (!strcmp(p->kind, "mc") || !strcmp(p->kind, "search")); }
@@ -939,6 +972,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     const int pol = mc->playout != PLAYOUT_SIMPLE; /* the new features' defaults follow the playout */
     const char *prior_path = spec_get_str(s, "prior-weights", NULL);
     const char *pm = spec_get_str(s, "pmates", NULL), *rootpol = spec_get_str(s, "rootpol", "fast");
+    const char *xmodel = spec_get_str(s, "xmodel", NULL), *gift_path = spec_get_str(s, "gift-weights", NULL);
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
         spec_get_double(s, "ptemp", 0.01, 100, 1, &mc->ptemp, err, errsz) ||
         spec_get_double(s, "prune", 0, 1, pol ? 0.02 : 0, &mc->prune, err, errsz) ||
@@ -974,7 +1008,8 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, acc, model, model-lr, "
-                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp, mate-hands",
+                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp, mate-hands, "
+                          "xmodel, gift-weights",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
@@ -1001,6 +1036,12 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH || mc->rootpol || mc->rprior > 0) &&
         rich_weights_option(prior_path, "mc: prior-weights", &mc->prior_w, &mc->prior_own, err, errsz)) {
         est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
+    if (xmodel_option(mc, xmodel, gift_path, err, errsz)) {
+        est_options_free(&mc->eo);
+        free(mc->prior_own);
         free(mc);
         return -1;
     }

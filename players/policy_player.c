@@ -1,6 +1,6 @@
 /* policy_player.c — the `policy` player: the learned policy, no sampling of hidden hands. Plays
  * the move the policy ranks first (temp=0, the default) or draws from its softmax at temp=T;
- * gives the gift the exchange model ranks first (or draws). Two exact shortcuts come first
+ * gives the gift the gift model ranks first (or draws). Two exact shortcuts come first
  * (both read only what the player sees): surewin=1 (default) plays a chain of melds nobody can
  * break when there is one (endgame_sure_win), and endgame=N solves the two-player ending
  * exactly within N nodes, where the last opponent's hand is every unseen card (default 100
@@ -9,12 +9,16 @@
  * rich policy, players/rich.h, the default; or the fast policy of the playouts,
  * players/policy.h), weights=FILE (default: the model's built-in weights; a
  * weights file says which model it is for), temp=T, surewin=0|1, endgame=N, pass=B (the rich
- * model's pass scores B lower: B > 0 passes less; docs/strength.md measured it).
+ * model's pass scores B lower: B > 0 passes less; docs/strength.md measured it), gift=model|exch
+ * (the gift in the exchange: the gift model, players/gift.h, the default with the rich model; or
+ * the exchange weights of the policy's own weights file, the only choice before it and the
+ * default with model=fast), gift-weights=FILE (the gift model's weights; default: built in).
  * Reads only its InfoSet; its RNG stream comes from its seed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "players/endgame.h"
+#include "players/gift.h"
 #include "players/players.h"
 #include "players/policy.h"
 #include "players/rich.h"
@@ -31,6 +35,8 @@ typedef struct PolicyPlayer {
     PolicyWeights w;
     const RichWeights *rich; /* the rich model (else the fast one in w) */
     RichWeights *rich_own;   /* from weights=FILE */
+    const GiftWeights *gift; /* gift=model: the gift model (else the exchange weights of w or rich) */
+    GiftWeights *gift_own;   /* from gift-weights=FILE */
     double temp, pass; /* pass: subtracted from the pass's score (rich model) */
     long surewin, endgame;
     EndgameTT tt; /* only with endgame > POLICY_TT_FROM */
@@ -67,6 +73,8 @@ static Move pp_play(Player *self, const InfoSet *v)
 static Cards pp_exchange(Player *self, const InfoSet *v, int n)
 {
     PolicyPlayer *p = self->impl;
+    if (p->gift)
+        return gift_pick(p->gift, v->hand, n, p->temp, &p->rng);
     return policy_pick_gift_w(p->rich ? p->rich->exch : p->w.exch, v->hand, n, p->temp, &p->rng);
 }
 
@@ -75,7 +83,26 @@ static void pp_destroy(Player *self)
     PolicyPlayer *p = self->impl;
     endgame_tt_free(&p->tt);
     free(p->rich_own);
+    free(p->gift_own);
     free(p);
+}
+
+/* gift= and gift-weights=: the gift model into pp->gift, or none (the exchange weights). */
+static int gift_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t errsz)
+{
+    const char *g = spec_get_str(s, "gift", pp->rich ? "model" : "exch"), *path = spec_get_str(s, "gift-weights", NULL);
+    if (strcmp(g, "model") && strcmp(g, "exch")) {
+        snprintf(err, errsz, "policy: gift=%s: valid are model, exch", g);
+        return -1;
+    }
+    if (!strcmp(g, "exch")) {
+        if (path) {
+            snprintf(err, errsz, "policy: gift-weights=%s needs gift=model", path);
+            return -1;
+        }
+        return 0;
+    }
+    return gift_weights_option(path, "policy: gift-weights", &pp->gift, &pp->gift_own, err, errsz);
 }
 
 /* model= and weights=: the rich weights into pp->rich, or the fast ones into pp->w. */
@@ -107,14 +134,17 @@ int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
     if (weights_option(s, pp, err, errsz) || spec_get_double(s, "temp", 0, 100, 0, &pp->temp, err, errsz) ||
         spec_get_int(s, "surewin", 0, 1, 1, &pp->surewin, err, errsz) ||
         spec_get_int(s, "endgame", 0, 100000000, pp->rich ? POLICY_ENDGAME : 0, &pp->endgame, err, errsz) ||
-        spec_get_double(s, "pass", -100, 100, 0, &pp->pass, err, errsz) ||
-        spec_check_unused(s, "model, weights, temp, surewin, endgame, pass", err, errsz)) {
+        spec_get_double(s, "pass", -100, 100, 0, &pp->pass, err, errsz) || gift_option(s, pp, err, errsz) ||
+        spec_check_unused(s, "model, weights, temp, surewin, endgame, pass, gift, gift-weights", err, errsz)) {
         free(pp->rich_own);
+        free(pp->gift_own);
         free(pp);
         return -1;
     }
     if (pp->endgame > POLICY_TT_FROM && endgame_tt_init(&pp->tt, POLICY_TT_BITS)) {
         snprintf(err, errsz, "out of memory");
+        free(pp->rich_own);
+        free(pp->gift_own);
         free(pp);
         return -1;
     }

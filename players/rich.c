@@ -173,6 +173,9 @@ static int can_revolt(Cards c)
     return 0;
 }
 
+int rich_can_revolt(Cards c) { return can_revolt(c); }
+double rich_rank_avg(Cards c) { return rank_avg(c, 0); }
+
 /* ---------------------------------------------------------------- the situation */
 
 void rich_ctx(RichCtx *c, const RichView *v)
@@ -319,6 +322,14 @@ static int hand_features(Cards after, int sit, int rev, uint32_t *idx)
     }
     for (Cards p = count_bits(rest); p; p &= p - 1)
         idx[k++] = (uint32_t)(base + 26 + cards_lowest_bit(p));
+    return k;
+}
+
+int rich_hand_parts(Cards c, uint32_t *idx)
+{
+    const int k = hand_features(c, 0, 0, idx);
+    for (int i = 0; i < k; i++)
+        idx[i] -= RF_HAND;
     return k;
 }
 

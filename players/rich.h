@@ -20,7 +20,8 @@
  *   pass     by phase, whether passing keeps the lead anyway, how far the meld's owner sits,
  *            how many players can still answer and how many cards the owner has left
  * Real-valued quantities are one-hot over small ranges (or buckets), so every feature is 0/1.
- * The gift in the exchange uses the fast policy's exchange features (players/policy.h).
+ * RichWeights.exch scores gifts by the fast policy's exchange features (players/policy.h), as
+ * before the gift model (players/gift.h), which the policy player now uses by default.
  * Weights files are text (rich_save), versioned by a hash of this layout. Nothing here
  * allocates; RichWeights is plain data (about 1.3 MB: allocate it).
  */
@@ -129,6 +130,18 @@ int rich_orbit(unsigned m, unsigned a);
  * also below the 3 or above the 2) is one meld, every rank left is one; the joker left over
  * joins a rank and counts nothing. */
 int rich_min_melds(Cards c);
+
+/* The cards c cut into runs and groups as the HAND group cuts the hand a move leaves: indices
+ * 0..RICH_HAND_PARTS-1 (5-runs by lowest rank 0..8, 4-runs 9..18, 3-runs 19..29, rank x size
+ * 26 + 4 x rank + size - 1, the joker 82); returns their number (at most 32). The gift model
+ * (players/gift.h) reads the hand a gift leaves this way. */
+#define RICH_HAND_PARTS 83
+int rich_hand_parts(Cards c, uint32_t *idx);
+/* Whether cards c could make a revolution: four of a rank (the joker counts) or a run of five of
+ * one suit (the joker may fill a cell). */
+int rich_can_revolt(Cards c);
+/* The average rank (column, the joker 14) of the distinct ranks of c in the normal order; 0 for none. */
+double rich_rank_avg(Cards c);
 
 /* Weights: the built-in ones (or NULL with the reason), from a file or text, to a file. */
 const RichWeights *rich_builtin(char *err, size_t errsz);
