@@ -215,6 +215,49 @@ static void test_versus_is_paired(void **state)
     clear_clients();
 }
 
+/* bench/paired.sh: a player against itself on the same games differs by exactly 0 (paired SE 0);
+ * two different players' points equal the same games played by `dhm play --independent` (one
+ * piece, seed S); the points files of --keep pair up; --match reports batch means; bad options
+ * exit 2 with the usage line. */
+static void test_paired_script(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/dhm_paired_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    int rc = run_cmd(out, sizeof out, "sh bench/paired.sh -g 40 -s 5 -o simple policy policy 2>&1");
+    if (rc != 0 || !strstr(out, "paired in-process: 40 independent games, seat 0 against 4 x simple") ||
+        !strstr(out, "A - B = +0.000 +- 0.000"))
+        fail_msg("paired.sh, a player against itself: exit %d, '%s'", rc, out);
+    rc = run_cmd(out, sizeof out, "sh bench/paired.sh -g 40 -s 5 -o simple --keep %s --csv policy random 2>&1", dir);
+    if (rc != 0 || !strstr(out, "a,b,opponent,format,games,a_mean"))
+        fail_msg("paired.sh --csv: exit %d, '%s'", rc, out);
+    double am = 0, bm = 0;
+    const char *row = strstr(out, "\"policy\",\"random\",\"simple\",independent,40,");
+    assert_non_null(row);
+    assert_int_equal(sscanf(row, "\"policy\",\"random\",\"simple\",independent,40,%lf,%*f,%lf", &am, &bm), 2);
+    /* the same games through dhm play: seat 0's total / 40 */
+    char play[1 << 14];
+    assert_int_equal(run_cmd(play, sizeof play, "%s play --players policy,simple,simple,simple,simple --games 40 --seed 5 "
+                                                "--independent --json --quiet", dhm), 0);
+    const char *t = strstr(play, "\"total\": ");
+    assert_non_null(t);
+    assert_true(fabs(atof(t + 9) / 40 - am) < 1e-9);
+    char n[64];
+    assert_int_equal(run_cmd(n, sizeof n, "cat %s/policy.points %s/random.points | wc -l", dir, dir), 0);
+    assert_int_equal(atoi(n), 80);
+    rc = run_cmd(out, sizeof out, "sh bench/paired.sh -g 40 -s 5 -o simple --match policy random 2>&1");
+    if (rc != 0 || !strstr(out, "40 games in matches (classes carry over)") || !strstr(out, "SE over 4 blocks of 10 games"))
+        fail_msg("paired.sh --match: exit %d, '%s'", rc, out);
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/paired.sh -g x policy random 2>&1"), 2);
+    assert_non_null(strstr(out, "whole numbers"));
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/paired.sh policy 2>&1"), 2);
+    assert_non_null(strstr(out, "usage: "));
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/paired.sh -g 4 policy mc:frob=1 2>&1"), 1);
+    assert_non_null(strstr(out, "unknown option 'frob'"));
+    (void)bm;
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_mixed_field_equals_play),
         cmocka_unit_test(test_client_exit_status_is_checked),
         cmocka_unit_test(test_versus_is_paired),
+        cmocka_unit_test(test_paired_script),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
