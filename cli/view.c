@@ -315,7 +315,7 @@ static int parse(const char *cmd, int argc, char **argv, Opts *o)
         int is_mc = mc_is(probe);
         player_destroy(probe);
         if (!is_mc)
-            return cli_fail(cmd, "--evaluator: '%s' is not an mc player (it must estimate values)", o->rc.evaluator);
+            return cli_fail(cmd, "--evaluator: '%s' is not an mc or search player (it must estimate values)", o->rc.evaluator);
     }
     return 0;
 }
