@@ -2,7 +2,6 @@
  * the one definition: scores are sums of the weights of its indices. */
 #include "players/gift.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,31 +292,12 @@ int gift_weights_option(const char *path, const char *key, const GiftWeights **u
     return 0;
 }
 
-/* The built-in weights: players/gift.weights, compiled in as text (gift_embed.c), parsed once and
- * read-only afterwards (shared by every thread's players). */
+/* The built-in weights: players/gift.weights, compiled in as text (gift_embed.c). */
 extern const char gift_weights_text[];
-static GiftWeights *g_builtin;
-static char g_builtin_err[300];
-static pthread_once_t g_builtin_once = PTHREAD_ONCE_INIT;
-
-static void builtin_init(void)
-{
-    GiftWeights *w = malloc(sizeof *w);
-    if (!w) {
-        snprintf(g_builtin_err, sizeof g_builtin_err, "out of memory");
-        return;
-    }
-    if (gift_parse(gift_weights_text, "the built-in players/gift.weights", w, g_builtin_err, sizeof g_builtin_err)) {
-        free(w);
-        return;
-    }
-    g_builtin = w;
-}
+static WBuiltin g_builtin = WBUILTIN_INIT;
 
 const GiftWeights *gift_builtin(char *err, size_t errsz)
 {
-    pthread_once(&g_builtin_once, builtin_init);
-    if (!g_builtin && err)
-        snprintf(err, errsz, "%s", g_builtin_err);
-    return g_builtin;
+    return wtext_builtin(&g_builtin, gift_weights_text, "the built-in players/gift.weights", sizeof(GiftWeights), parse_any,
+                         err, errsz);
 }

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -864,25 +863,12 @@ int policy_load(const char *path, PolicyWeights *w, char *err, size_t errsz)
 
 /* The built-in weights: players/policy.weights, compiled in as text (policy_embed.c). */
 extern const char policy_weights_text[];
-
-/* Parsed once, read-only afterwards (shared by every thread's players). */
-static PolicyWeights g_builtin;
-static int g_builtin_ok;
-static char g_builtin_err[256];
-static pthread_once_t g_builtin_once = PTHREAD_ONCE_INIT;
-
-static void builtin_init(void)
-{
-    g_builtin_ok = policy_parse(policy_weights_text, "the built-in players/policy.weights", &g_builtin, g_builtin_err,
-                                sizeof g_builtin_err) == 0;
-}
+static WBuiltin g_builtin = WBUILTIN_INIT;
 
 const PolicyWeights *policy_builtin(char *err, size_t errsz)
 {
-    pthread_once(&g_builtin_once, builtin_init);
-    if (!g_builtin_ok && err)
-        snprintf(err, errsz, "%s", g_builtin_err);
-    return g_builtin_ok ? &g_builtin : NULL;
+    return wtext_builtin(&g_builtin, policy_weights_text, "the built-in players/policy.weights", sizeof(PolicyWeights),
+                         parse_any, err, errsz);
 }
 
 int policy_weights_option(PlayerSpec *s, PolicyWeights *w, char *err, size_t errsz)

@@ -3,7 +3,6 @@
 #include "players/rich.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -662,31 +661,12 @@ int rich_file_kind(const char *path, char *err, size_t errsz)
     return rich;
 }
 
-/* The built-in weights: players/rich.weights, compiled in as text (rich_embed.c), parsed once and
- * read-only afterwards (shared by every thread's players). */
+/* The built-in weights: players/rich.weights, compiled in as text (rich_embed.c). */
 extern const char rich_weights_text[];
-static RichWeights *g_builtin;
-static char g_builtin_err[300];
-static pthread_once_t g_builtin_once = PTHREAD_ONCE_INIT;
-
-static void builtin_init(void)
-{
-    RichWeights *w = malloc(sizeof *w);
-    if (!w) {
-        snprintf(g_builtin_err, sizeof g_builtin_err, "out of memory");
-        return;
-    }
-    if (rich_parse(rich_weights_text, "the built-in players/rich.weights", w, g_builtin_err, sizeof g_builtin_err)) {
-        free(w);
-        return;
-    }
-    g_builtin = w;
-}
+static WBuiltin g_builtin = WBUILTIN_INIT;
 
 const RichWeights *rich_builtin(char *err, size_t errsz)
 {
-    pthread_once(&g_builtin_once, builtin_init);
-    if (!g_builtin && err)
-        snprintf(err, errsz, "%s", g_builtin_err);
-    return g_builtin;
+    return wtext_builtin(&g_builtin, rich_weights_text, "the built-in players/rich.weights", sizeof(RichWeights), parse_any,
+                         err, errsz);
 }

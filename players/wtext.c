@@ -194,3 +194,24 @@ int wtext_end(WText *t)
     }
     return 0;
 }
+
+const void *wtext_builtin(WBuiltin *b, const char *text, const char *name, size_t size, WTextParse parse, char *err,
+                          size_t errsz)
+{
+    pthread_mutex_lock(&b->lock);
+    if (!b->done) {
+        b->done = 1;
+        b->w = malloc(size);
+        if (!b->w)
+            snprintf(b->err, sizeof b->err, "out of memory");
+        else if (parse(text, name, b->w, b->err, sizeof b->err)) {
+            free(b->w);
+            b->w = NULL;
+        }
+    }
+    void *w = b->w;
+    pthread_mutex_unlock(&b->lock);
+    if (!w && err)
+        snprintf(err, errsz, "%s", b->err);
+    return w;
+}

@@ -7,6 +7,7 @@
 #ifndef DHM_WTEXT_H
 #define DHM_WTEXT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,5 +48,19 @@ int wtext_layout(WText *t, uint64_t hash, const char *retrain);
  * out, err, errsz). 0 or -1 with the reason in err. */
 typedef int (*WTextParse)(const char *text, const char *name, void *out, char *err, size_t errsz);
 int wtext_load(const char *path, WTextParse parse, void *out, char *err, size_t errsz);
+
+/* Built-in weights, compiled in as text: parsed by parse into a block of `size` bytes the first
+ * time they are asked for, then that same block, read-only and shared by every thread's players;
+ * NULL with the reason in err when the text does not parse. One WBuiltin per weights file,
+ * statically initialised with WBUILTIN_INIT. */
+typedef struct WBuiltin {
+    pthread_mutex_t lock;
+    int done;
+    void *w;
+    char err[300];
+} WBuiltin;
+#define WBUILTIN_INIT {PTHREAD_MUTEX_INITIALIZER, 0, NULL, ""}
+const void *wtext_builtin(WBuiltin *b, const char *text, const char *name, size_t size, WTextParse parse, char *err,
+                          size_t errsz);
 
 #endif

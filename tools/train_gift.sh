@@ -46,28 +46,13 @@ record() { # NAME FIELD MATCHES SEED
 echo "== recording KleinBlauw's gifts into $WORK/corpus" >&2
 record gkb5 kleinblauw+kleinblauw+kleinblauw+kleinblauw+kleinblauw 120 40000
 record gkbmix kleinblauw+kleinblauw+kleinblauw+policy+mc 20 50000
+. "$HERE/tools/corpus_files.sh"
+FITS=$(field_kifus "$WORK" gkb5 gkbmix) || exit 1
+TESTS=$(teacher_tests "$WORK") || exit 1
 set --
-for name in gkb5 gkbmix; do # one record file a field: its matches one after another, one header
-  k="$WORK/kifu/$name.kifu"
-  if [ ! -s "$k" ]; then
-    first=1
-    for f in "$WORK"/corpus/$name-*.kifu.xz; do
-      if [ $first = 1 ]; then xz -dc "$f"; else xz -dc "$f" | tail -n +2; fi
-      first=0
-    done >"$k.part" && mv "$k.part" "$k"
-  fi
-  set -- "$@" --kifu "$k"
-done
-T=${DHM_SHARED:-../shared}/data/teacher
-if [ -d "$T" ]; then
-  for f in "$T"/B-*.kifu.xz; do
-    k="$WORK/kifu/test-$(basename "$f" .xz)"
-    [ -s "$k" ] || xz -dc "$f" >"$k"
-    set -- "$@" --test-kifu "$k"
-  done
-else
-  echo "train_gift.sh: no $T: no test on the teacher corpus's field B" >&2
-fi
+for k in $FITS; do set -- "$@" --kifu "$k"; done
+for k in $TESTS; do set -- "$@" --test-kifu "$k"; done
+[ -n "$TESTS" ] || echo "train_gift.sh: no ${DHM_SHARED:-../shared}/data/teacher: no test on the teacher corpus's field B" >&2
 echo "== fitting the gift model to KleinBlauw's gifts" >&2
 "$DHM" train policy --model gift --players KleinBlau --epochs 500 --lr 0.05 --l2 1e-4 --seed 1 -o "$OUT" "$@"
 echo "wrote $OUT" >&2

@@ -47,26 +47,12 @@ echo "== recording KleinBlauw's games into $WORK/corpus" >&2
 record kb5 kleinblauw+kleinblauw+kleinblauw+kleinblauw+kleinblauw 200 10000
 record kb3dk2 kleinblauw+kleinblauw+kleinblauw+devkit+devkit 100 20000
 record kbmix kleinblauw+kleinblauw+policy+mc+devkit 50 30000
+. "$HERE/tools/corpus_files.sh"
+FITS=$(field_kifus "$WORK" kb5 kb3dk2 kbmix) || exit 1
+TESTS=$(teacher_tests "$WORK") || exit 1
 set --
-for name in kb5 kb3dk2 kbmix; do # one record file a field: its matches one after another, one header
-  k="$WORK/kifu/$name.kifu"
-  if [ ! -s "$k" ]; then
-    first=1
-    for f in "$WORK"/corpus/$name-*.kifu.xz; do
-      if [ $first = 1 ]; then xz -dc "$f"; else xz -dc "$f" | tail -n +2; fi
-      first=0
-    done >"$k.part" && mv "$k.part" "$k"
-  fi
-  set -- "$@" --kifu "$k"
-done
-T=${DHM_SHARED:-../shared}/data/teacher
-if [ -d "$T" ]; then
-  for f in "$T"/B-*.kifu.xz; do
-    k="$WORK/kifu/test-$(basename "$f" .xz)"
-    [ -s "$k" ] || xz -dc "$f" >"$k"
-    set -- "$@" --test-kifu "$k"
-  done
-fi
+for k in $FITS; do set -- "$@" --kifu "$k"; done
+for k in $TESTS; do set -- "$@" --test-kifu "$k"; done
 echo "== fitting the rich policy to KleinBlauw's decisions" >&2
 "$DHM" train policy --model rich --policy-decisions --players KleinBlau --epochs 2000 --lr 0.1 --l2 1e-7 \
   --seed 1 -o "$OUT" "$@"
