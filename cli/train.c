@@ -81,6 +81,14 @@ typedef struct Collect {
     int test; /* everything is held out (a test set) */
 } Collect;
 
+/* The weights file's comment: the command that made it ("made by: dhm train ARGS"). */
+static void made_by(char *comment, size_t size, int argc, char **argv)
+{
+    size_t k = (size_t)snprintf(comment, size, "made by: dhm train");
+    for (int i = 0; i < argc && k + 2 < size; i++)
+        k += (size_t)snprintf(comment + k, size - k, " %s", argv[i]);
+}
+
 static int collect(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
 {
     Collect *c = ctx;
@@ -277,9 +285,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
     }
     progress_done(&pr);
     char comment[1200];
-    size_t k = (size_t)snprintf(comment, sizeof comment, "made by: dhm");
-    for (int i = 0; i < argc + 1 && k + 2 < sizeof comment; i++)
-        k += (size_t)snprintf(comment + k, sizeof comment - k, " %s", i == 0 ? "train" : argv[i - 1]);
+    made_by(comment, sizeof comment, argc, argv);
     FILE *f = fopen(out, "w");
     if (!f) {
         train_data_free(&d);
@@ -530,9 +536,7 @@ static int train_policy(int argc, char **argv)
         progress_done(&rp);
     }
     char comment[1200];
-    size_t k = (size_t)snprintf(comment, sizeof comment, "made by: dhm");
-    for (int i = 0; i < argc + 1 && k + 2 < sizeof comment; i++)
-        k += (size_t)snprintf(comment + k, sizeof comment - k, " %s", i == 0 ? "train" : argv[i - 1]);
+    made_by(comment, sizeof comment, argc, argv);
     FILE *f = fopen(out, "w");
     if (!f) {
         train_data_free(&d);
@@ -671,9 +675,7 @@ static int train_estimation(int argc, char **argv)
     if (rc)
         return cli_error(cmd, "%s", err);
     char comment[1200];
-    size_t k = (size_t)snprintf(comment, sizeof comment, "made by: dhm train");
-    for (int i = 0; i < argc && k + 2 < sizeof comment; i++)
-        k += (size_t)snprintf(comment + k, sizeof comment - k, " %s", argv[i]);
+    made_by(comment, sizeof comment, argc, argv);
     FILE *f = fopen(out, "w");
     if (!f)
         return cli_error(cmd, "cannot write %s: %m", out);
