@@ -132,16 +132,23 @@ static void run_match(const char *spec0, Move (*wrap)(Player *, const InfoSet *)
         player_destroy(pl[p]);
 }
 
+/* Decisions (and simulations, 1,000 each) per second of the player `spec` over `games` games
+ * against four simple players, reported as the lines `decisions` and `sims`. */
+static void bench_spec(const char *spec, int games, const char *decisions, const char *sims)
+{
+    memset(&timing, 0, sizeof timing);
+    run_match(spec, timed_play, games);
+    bench_report(decisions, (double)timing.searched / timing.secs, "decisions/s");
+    bench_report(sims, 1000.0 * (double)timing.searched / timing.secs, "sims/s");
+}
+
 static void bench_decisions(const char *bandit, const char *playout)
 {
-    char spec[96], name[128];
+    char spec[96], d[128], m[128];
     snprintf(spec, sizeof spec, "mc:bandit=%s:sims=1000:playout=%s", bandit, playout);
-    memset(&timing, 0, sizeof timing);
-    run_match(spec, timed_play, 30);
-    snprintf(name, sizeof name, "mc_decisions_per_second_1000_sims_%s_%s", bandit, playout);
-    bench_report(name, (double)timing.searched / timing.secs, "decisions/s");
-    snprintf(name, sizeof name, "mc_simulations_per_second_in_search_%s_%s", bandit, playout);
-    bench_report(name, 1000.0 * (double)timing.searched / timing.secs, "sims/s");
+    snprintf(d, sizeof d, "mc_decisions_per_second_1000_sims_%s_%s", bandit, playout);
+    snprintf(m, sizeof m, "mc_simulations_per_second_in_search_%s_%s", bandit, playout);
+    bench_spec(spec, 30, d, m);
 }
 
 int main(void)
@@ -156,5 +163,7 @@ int main(void)
     bench_decisions("ucb1-tuned", "simple");
     bench_decisions("ucb-root", "simple");
     bench_decisions("ucb1-tuned", "policy"); /* the default player: policy playouts, prior, endgames */
+    bench_spec("search", 10, "search_decisions_per_second_1000_sims", /* the search on the rich policy */
+               "search_simulations_per_second_in_search");
     return 0;
 }
