@@ -104,7 +104,7 @@ typedef struct Mc {
     long xtop, crn, surewin, endgame, pendgame;
     int pmates;                   /* PMATES_*: whose certain wins the playouts look for */
     long mate_cards;              /* ... in hands of at most this many cards */
-    long nworlds;                 /* worlds=N: distinct worlds a decision (then reused) */
+    long nworlds;                 /* worlds=N: distinct worlds a decision, then reused (0: every one new) */
     long mate_hands;              /* mate-hands=1: the playouts' certain wins read each hand apart */
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
@@ -132,6 +132,7 @@ typedef struct Mc {
     long rootpol;                 /* rootpol=rich (1): the root's candidates by the rich policy */
     double rprior;                /* rprior=C: the rich policy as C * 4 (k - 1)^0.6 pseudo-counts */
     int nprior;                   /* this decision's pseudo-counts per arm */
+    double rmean[BANDIT_MAX_ARMS]; /* ... and their means (the rich score scaled to [0, 1]) */
     int8_t cls[NPLAYERS];         /* this game's classes (the rich policy reads them) */
     long model;                   /* model=1: playouts move opponents by the online model */
     double model_lr;
@@ -349,11 +350,11 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
     bandit_init(&mc->bandit, puct ? B_PUCT : mc->kind, &mc->bp, k);
     if (puct)
         mc->bandit.prior = mc->prior;
-    for (int a = 0; np > 0 && a < k; a++) { /* np pulls of mean prior[a]: a Beta(np r, np (1 - r)) */
+    for (int a = 0; np > 0 && a < k; a++) { /* np pulls of mean rmean[a]: a Beta(np r, np (1 - r)) */
         Arm *x = &mc->bandit.arm[a];
         x->n = np;
-        x->sum = x->sum2 = np * mc->prior[a];
-        x->s = np * mc->prior[a];
+        x->sum = x->sum2 = np * mc->rmean[a];
+        x->s = np * mc->rmean[a];
         x->f = np - x->s;
     }
     memset(mc->leaf, 0, (size_t)k * sizeof mc->leaf[0]);
@@ -399,7 +400,7 @@ static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
         if (desa & DESA_LAST)
             v += mc->desa_w * dv[a];
         if (v > bv || (v == bv && x->n > mc->bandit.arm[best].n) ||
-            (np > 0 && v == bv && x->n == mc->bandit.arm[best].n && mc->prior[a] > mc->prior[best])) {
+            (np > 0 && v == bv && x->n == mc->bandit.arm[best].n && mc->rmean[a] > mc->rmean[best])) {
             bv = v;
             best = a;
         }
@@ -433,11 +434,12 @@ static void deal_world(Mc *mc, const InfoSet *v, Rng *r, Cards hand[NPLAYERS])
     }
 }
 
-/* World j of this decision (shared by every arm with common random numbers). With worlds=N,
- * simulation j >= N reuses one of the first N worlds, drawn from (decision, j). */
+/* World j of this decision (shared by every arm with common random numbers; the first WORLDS are
+ * kept, later ones dealt anew). With worlds=N, simulation j >= N reuses one of the first N
+ * worlds, drawn from (decision, j). */
 static int world(Mc *mc, const InfoSet *v, long j, Cards hand[NPLAYERS])
 {
-    if (mc->crn && j >= mc->nworlds)
+    if (mc->crn && mc->nworlds > 0 && j >= mc->nworlds)
         j = (long)(rng_derive(mc->dseed, 0x7265757365 /* "reuse" */, (uint64_t)j) % (uint64_t)mc->nworlds);
     if (!mc->crn || j >= WORLDS) {
         Rng r = mc->crn ? sim_rng(mc, j, 0x776f726c64) : mc->rng;
@@ -585,7 +587,7 @@ static Move decide_play(Mc *mc, const InfoSet *v)
             hi = x > hi ? x : hi;
         }
         for (int a = 0; a < k; a++)
-            mc->prior[a] = hi > lo ? (mc->rscore[mc->arm_move[a]] - lo) / (hi - lo) : 0.5;
+            mc->rmean[a] = hi > lo ? (mc->rscore[mc->arm_move[a]] - lo) / (hi - lo) : 0.5;
         mc->nprior = (int)lround(mc->rprior * 4 * pow(k - 1, 0.6));
     }
     return mc->moves[mc->arm_move[search(mc, k, sim_play, &c, mc->desa)]];
@@ -984,7 +986,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_int(s, "mate-cards", 1, 54, 6, &mc->mate_cards, err, errsz) ||
         spec_get_double(s, "rprior", 0, 1000, 0, &mc->rprior, err, errsz) ||
         spec_get_double(s, "psharp", 0, 100, 0, &mc->psharp, err, errsz) ||
-        spec_get_int(s, "worlds", 1, WORLDS, WORLDS, &mc->nworlds, err, errsz) ||
+        spec_get_int(s, "worlds", 0, WORLDS, 0, &mc->nworlds, err, errsz) ||
         spec_get_int(s, "mate-hands", 0, 1, 0, &mc->mate_hands, err, errsz) ||
         spec_get_double(s, "stop", 0, 1000, 0, &mc->stop, err, errsz) ||
         (pol && policy_weights_option(s, &mc->w, err, errsz)) ||

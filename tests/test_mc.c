@@ -422,7 +422,8 @@ static void test_information_set_guard(void **state)
                                             "mc:sims=48:playout=rich:rootpol=rich:rprior=1:bandit=ucb-root:pmates=all",
                                             "mc:sims=48:est=policy:est-fresh=4:worlds=8",
                                             "mc:sims=48:est=policy:est-fresh=2:est-weights=rich:worlds=3",
-                                            "search:sims=48", "search:sims=32:est=policy:est-fresh=4:worlds=8:mate-hands=1"};
+                                            "search:sims=48", "search:sims=32:est=policy:est-fresh=4:worlds=8:mate-hands=1",
+                                            "mc:sims=40:puct=1:rprior=0.5"};
         for (size_t k = 0; k < sizeof SPECS / sizeof SPECS[0]; k++) {
             Player *a, *b;
             char err[128];
@@ -490,8 +491,8 @@ static void test_bad_specs(void **state)
     assert_string_equal(err, "est-fresh= draws every world afresh: it does not go with est-point= or est-mcmc=");
     assert_int_equal(player_create("mc:est=policy:est-fresh=65", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "est-fresh"));
-    assert_int_equal(player_create("mc:worlds=0", 1, &p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "worlds=0"));
+    assert_int_equal(player_create("mc:worlds=-1", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "worlds=-1"));
     char out[4096];
     assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:bandit=x,simple,simple,simple,simple 2>&1", dhm_bin()),
                      2);
