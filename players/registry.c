@@ -119,8 +119,11 @@ int spec_check_unused(const PlayerSpec *s, const char *valid, char *err, size_t 
 {
     for (int i = 0; i < s->nopts; i++)
         if (!s->opt[i].used) {
-            snprintf(err, errsz, "%s: unknown option '%s' (valid: %s)", s->kind, s->opt[i].key,
-                     valid && *valid ? valid : "none");
+            int n = snprintf(err, errsz, "%s: unknown option '%s' (valid: %s)", s->kind, s->opt[i].key,
+                             valid && *valid ? valid : "none");
+            if (n >= 0 && (size_t)n >= errsz) /* the list does not fit: never a cut-off list */
+                snprintf(err, errsz, "%s: unknown option '%s' (docs/players.md lists every option of %s)", s->kind,
+                         s->opt[i].key, s->kind);
             return -1;
         }
     return 0;
