@@ -269,27 +269,14 @@ int gift_load(const char *path, GiftWeights *w, char *err, size_t errsz)
 int gift_weights_option(const char *path, const char *key, const GiftWeights **use, GiftWeights **own, char *err,
                         size_t errsz)
 {
-    char e[400];
-    *own = NULL;
-    if (!path) {
-        if (!(*use = gift_builtin(e, sizeof e))) {
-            snprintf(err, errsz, "%s: %s (give %s=FILE)", key, e, key);
-            return -1;
-        }
-        return 0;
-    }
-    if (!(*own = malloc(sizeof **own))) {
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
-    if (gift_load(path, *own, e, sizeof e)) {
-        snprintf(err, errsz, "%s=%s: %s", key, path, e);
-        free(*own);
-        *own = NULL;
-        return -1;
-    }
-    *use = *own;
-    return 0;
+    char e[400] = "";
+    const void *u;
+    void *o;
+    int rc = wtext_option(path, key, path ? NULL : gift_builtin(e, sizeof e), e, sizeof(GiftWeights), parse_any, &u, &o, err,
+                          errsz);
+    *use = u;
+    *own = o;
+    return rc;
 }
 
 /* The built-in weights: players/gift.weights, compiled in as text (gift_embed.c). */

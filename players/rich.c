@@ -628,27 +628,14 @@ int rich_load(const char *path, RichWeights *w, char *err, size_t errsz) { retur
 int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
                         size_t errsz)
 {
-    char e[400];
-    *own = NULL;
-    if (!path) {
-        if (!(*use = rich_builtin(e, sizeof e))) {
-            snprintf(err, errsz, "%s: %s (give %s=FILE)", key, e, key);
-            return -1;
-        }
-        return 0;
-    }
-    if (!(*own = malloc(sizeof **own))) {
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
-    if (rich_load(path, *own, e, sizeof e)) {
-        snprintf(err, errsz, "%s=%s: %s", key, path, e);
-        free(*own);
-        *own = NULL;
-        return -1;
-    }
-    *use = *own;
-    return 0;
+    char e[400] = "";
+    const void *u;
+    void *o;
+    int rc = wtext_option(path, key, path ? NULL : rich_builtin(e, sizeof e), e, sizeof(RichWeights), parse_any, &u, &o, err,
+                          errsz);
+    *use = u;
+    *own = o;
+    return rc;
 }
 
 int rich_file_kind(const char *path, char *err, size_t errsz)

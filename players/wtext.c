@@ -215,3 +215,31 @@ const void *wtext_builtin(WBuiltin *b, const char *text, const char *name, size_
         snprintf(err, errsz, "%s", b->err);
     return w;
 }
+
+int wtext_option(const char *path, const char *key, const void *builtin, const char *builtin_err, size_t size,
+                 WTextParse parse, const void **use, void **own, char *err, size_t errsz)
+{
+    *own = NULL;
+    *use = NULL;
+    if (!path) {
+        if (!builtin) {
+            snprintf(err, errsz, "%s: %s (give %s=FILE)", key, builtin_err, key);
+            return -1;
+        }
+        *use = builtin;
+        return 0;
+    }
+    if (!(*own = malloc(size))) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    char e[400];
+    if (wtext_load(path, parse, *own, e, sizeof e)) {
+        snprintf(err, errsz, "%s=%s: %s", key, path, e);
+        free(*own);
+        *own = NULL;
+        return -1;
+    }
+    *use = *own;
+    return 0;
+}

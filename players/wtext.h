@@ -49,6 +49,12 @@ int wtext_layout(WText *t, uint64_t hash, const char *retrain);
 typedef int (*WTextParse)(const char *text, const char *name, void *out, char *err, size_t errsz);
 int wtext_load(const char *path, WTextParse parse, void *out, char *err, size_t errsz);
 
+/* A player's weights option: with path, the file parsed by parse into a fresh block of `size`
+ * bytes (*own, which the caller frees); without, `builtin` (NULL: "KEY: BUILTIN_ERR (give
+ * KEY=FILE)"). *use gets the one in use. key names the option in messages ("KEY=F: why"). 0 or -1. */
+int wtext_option(const char *path, const char *key, const void *builtin, const char *builtin_err, size_t size,
+                 WTextParse parse, const void **use, void **own, char *err, size_t errsz);
+
 /* Built-in weights, compiled in as text: parsed by parse into a block of `size` bytes the first
  * time they are asked for, then that same block, read-only and shared by every thread's players;
  * NULL with the reason in err when the text does not parse. One WBuiltin per weights file,
