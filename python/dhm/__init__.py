@@ -297,6 +297,18 @@ class Env(_dhm.Env):
         itself: for perfect-information search, or to try an action and look."""
         return self._copy_attrs(super().clone())
 
+    def __copy__(self):
+        """copy.copy(env) is env.clone(): the game lives in C, so every copy is a full one."""
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        """copy.deepcopy(env) is env.clone()."""
+        return self.clone()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("cannot pickle 'Env' object: its game lives in C; env.clone() copies it "
+                        "(copy.copy and copy.deepcopy do), and Env(seed) with the same actions replays it")
+
     def sample_world(self, seed=None, est="uniform"):
         """A copy in which every card the selected agent cannot see is dealt anew by dhm's
         world sampler, consistently with that agent's information set: est="uniform" (every

@@ -146,3 +146,19 @@ def test_search_errors():
     assert e2.clone().phase == "exchange"
     with pytest.raises(RuntimeError, match="reset"):
         dhm.Env().clone()
+
+
+def test_copy_and_deepcopy_are_clones_and_pickle_names_clone():
+    import copy
+    import pickle
+    env = dhm.Env(seed=3)
+    env.reset()
+    for _ in range(6):  # a few steps into the game
+        env.step(env.legal_actions()[0])
+    for c in (copy.copy(env), copy.deepcopy(env), copy.deepcopy([env])[0]):
+        assert type(c) is dhm.Env and c is not env
+        assert c.game_record() == env.game_record() and (c.state() == env.state()).all()
+        c.step(c.legal_actions()[-1])  # the copy goes its own way
+        assert c.game_record() != env.game_record()
+    with pytest.raises(TypeError, match=r"cannot pickle 'Env' object: .*env\.clone\(\)"):
+        pickle.dumps(env)
