@@ -60,13 +60,23 @@ from ._dhm import NUM_ACTIONS, OBS_SIZE, LEGAL_MAX, player_seed, read_kifu  # no
 from . import spaces  # noqa: E402
 from .spaces import Discrete, Box, Dict  # noqa: E402,F401
 
-#: The version of the build (git describe of the source it was built from).
-__version__ = _dhm.VERSION
+
+
+def _pep440(describe):
+    """0.1.0 with the build's git description as a PEP 440 local version (0.1.0+g93e5bdd.dirty):
+    the same rule as python/setup.py's pep440, so pip's metadata and __version__ agree."""
+    local = "".join(c if c.isalnum() else "." for c in describe).strip(".")
+    return "0.1.0" + ("+g" + local if local and describe != "unknown" else "")
+
+
+#: The version of the build, PEP 440 (0.1.0+gHASH[.dirty]); GIT_DESCRIBE is the raw git description.
+__version__ = _pep440(_dhm.VERSION)
+GIT_DESCRIBE = _dhm.VERSION
 
 __all__ = [
     "Env", "VecEnv", "Player", "Store", "Move", "move", "action_of", "legal_moves", "describe",
     "rate", "read_kifu", "player_seed", "play", "evaluate", "tournament", "Evaluation",
-    "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS", "spaces", "__version__",
+    "NUM_ACTIONS", "OBS_SIZE", "OBS_LAYOUT", "AGENTS", "spaces", "__version__", "GIT_DESCRIBE",
 ]
 
 AGENTS = ["player_%d" % p for p in range(5)]

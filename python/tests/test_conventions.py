@@ -1,6 +1,7 @@
 """The conventions gymnasium and PettingZoo code expects: spaces with shape, dtype, n or bounds,
 sample() and seed(); render_mode; observation_spaces / action_spaces, unwrapped, state();
 infos with each game's end and classes; int8 masks; dhm.__version__."""
+import os
 import re
 
 import numpy as np
@@ -119,5 +120,13 @@ def test_int8_mask_option():
 
 
 def test_version():
-    assert isinstance(dhm.__version__, str) and re.match(r"^[0-9a-f]{7}|unknown|[0-9]", dhm.__version__)
-    assert dhm.__version__ == dhm._dhm.VERSION
+    # PEP 440: a release and a local version label (letters, digits, dots) after "+"
+    assert re.fullmatch(r"0\.1\.0(\+g[a-z0-9]+(\.[a-z0-9]+)*)?", dhm.__version__, re.I), dhm.__version__
+    assert dhm.GIT_DESCRIBE == dhm._dhm.VERSION
+    # the same rule as pip's metadata (python/setup.py's pep440)
+    src = open(os.path.join(os.path.dirname(__file__), "..", "setup.py")).read()
+    ns = {}
+    exec(src[src.index("def pep440"):src.index("def sources")], ns)
+    assert ns["pep440"](dhm.GIT_DESCRIBE) == dhm.__version__
+    for describe, want in (("0ee7e67", "0.1.0+g0ee7e67"), ("0ee7e67-dirty", "0.1.0+g0ee7e67.dirty"), ("unknown", "0.1.0")):
+        assert dhm._pep440(describe) == ns["pep440"](describe) == want
