@@ -250,6 +250,9 @@ static PyObject *Env_step(EnvObject *self, PyObject *action)
     }
     if (action == Py_None)
         return PyErr_Format(PyExc_ValueError, "step(None) is for a terminated agent; player_%d must act", sel);
+    const char *tn = Py_TYPE(action)->tp_name; /* True (and numpy's bool) is an int to Python, never an action */
+    if (PyBool_Check(action) || !strcmp(tn, "numpy.bool_") || !strcmp(tn, "numpy.bool"))
+        return PyErr_Format(PyExc_TypeError, "an action is an int (0..%d), not %R", NUM_ACTIONS - 1, action);
     long a = PyLong_AsLong(action);
     if (a == -1 && PyErr_Occurred()) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) {

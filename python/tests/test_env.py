@@ -215,6 +215,9 @@ def test_illegal_actions_are_clear_exceptions():
                 env.step(bad)
         with pytest.raises(TypeError):
             env.step("p")
+        for b in (True, False, np.bool_(True)):  # a bool is an int to Python, never an action
+            with pytest.raises(TypeError, match="an action is an int"):
+                env.step(b)
         with pytest.raises(ValueError):
             env.step(None)
         assert np.array_equal(env.observe(agent)["observation"], obs["observation"])  # nothing moved
