@@ -76,10 +76,16 @@ def main():
     t0, c0 = time.perf_counter(), time.process_time()
     pts, decisions = play_match(ISMC(a.sims, seed=a.seed), a.opponent, a.games, a.seed)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    se = pts.reshape(-1, 100).mean(1).std(ddof=1) / math.sqrt(len(pts) // 100) if len(pts) >= 200 else float("nan")
-    print("Python ISMC, %d simulations: %.3f ± %.3f points per game (1 SE, batch means over class periods of 100 "
-          "games; %d games against 4 x %s, seed %d); %d decisions, %.0f decisions/s (%.1f s CPU)"
-          % (a.sims, pts.mean(), se, len(pts), a.opponent, a.seed, decisions, decisions / wall, cpu))
+    # batch means: over class periods of 100 games, or blocks of 10 below 200 games (whole blocks only)
+    block = 100 if len(pts) >= 200 else 10
+    nb = len(pts) // block
+    if nb >= 2:
+        se = pts[:nb * block].reshape(nb, block).mean(1).std(ddof=1) / math.sqrt(nb)
+        spread = "± %.3f points per game (1 SE, batch means over %d blocks of %d games)" % (se, nb, block)
+    else:
+        spread = "points per game (too few games for an SE: at least 20)"
+    print("Python ISMC, %d simulations: %.3f %s; %d games against 4 x %s, seed %d; %d decisions, %.0f decisions/s "
+          "(%.1f s CPU)" % (a.sims, pts.mean(), spread, len(pts), a.opponent, a.seed, decisions, decisions / wall, cpu))
     for spec in ("mc:sims=%d:playout=simple:est=uniform" % a.sims, "mc:sims=%d" % a.sims):
         ev = dhm.evaluate(spec, a.opponent, a.games, a.seed)
         print("dhm %s: %s" % (spec, ev))

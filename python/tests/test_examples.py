@@ -34,6 +34,17 @@ def test_ismc_agent_is_short_legal_and_seeded():
     assert set(a[0].tolist()) <= {1, 2, 3, 4, 5}
 
 
+def test_ismc_command_names_its_standard_error():
+    # below 200 games the SE is over blocks of 10 games, never "nan"; below 20 it says so
+    for games, want in ((30, "± "), (5, "too few games for an SE")):
+        _, stdout, _ = run([PYTHON, str(EXAMPLES / "ismc.py"), "--games", str(games), "--sims", "4"],
+                           env=python_env(), timeout=120)
+        first = stdout.splitlines()[0]
+        assert want in first and "nan" not in first, first
+        if games == 30:
+            assert "batch means over 3 blocks of 10 games" in first
+
+
 def test_torch_agent_trains_saves_loads_and_plays(tmp_path, dhm_bin):
     pytest.importorskip("torch", reason="python3-torch is not installed (an optional package for this example)")
     out = tmp_path / "agent.pt"
