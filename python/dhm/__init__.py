@@ -511,7 +511,9 @@ def rate(data, methods="sts", include_broken=False, as_frame=False, **params):
     beta, ts_tau, draw_prob, game_k, natural_log, prior, bootstrap, confidence, seed,
     sequential (order=seq), melo_k, melo_lr_r, melo_lr_c, melo_epochs, anchor=(name, rating).
     Returns one dict per method and player: method, rank, player, rating, uncertainty,
-    uncertainty_kind, ci_low, ci_high, ci_kind, bound, sets (or games), h2h_win_pct.
+    uncertainty_kind, ci_low, ci_high, ci_kind, bound, sets (or games), h2h_win_pct. ci_low and
+    ci_high are None for a method that gives no interval (the set-wise and game-wise methods give
+    an uncertainty, named by uncertainty_kind; bt and pl give bootstrap intervals).
     """
     if isinstance(methods, (list, tuple)):
         methods = ",".join(methods)
