@@ -81,13 +81,27 @@ typedef struct Collect {
     int test; /* everything is held out (a test set) */
 } Collect;
 
-/* The weights file's comment: the command that made it ("made by: dhm train ARGS"). */
-static void made_by(char *comment, size_t size, int argc, char **argv)
+/* Writes weights w to out by save, with the command that made them as the file's comment ("made
+ * by: dhm train ARGS"): 0, or the error status with the message printed. */
+typedef int (*SaveFn)(FILE *f, const void *w, const char *comment);
+static int write_weights(const char *cmd, const char *out, SaveFn save, const void *w, int argc, char **argv)
 {
-    size_t k = (size_t)snprintf(comment, size, "made by: dhm train");
-    for (int i = 0; i < argc && k + 2 < size; i++)
-        k += (size_t)snprintf(comment + k, size - k, " %s", argv[i]);
+    char comment[1200];
+    size_t k = (size_t)snprintf(comment, sizeof comment, "made by: dhm train");
+    for (int i = 0; i < argc && k + 2 < sizeof comment; i++)
+        k += (size_t)snprintf(comment + k, sizeof comment - k, " %s", argv[i]);
+    FILE *f = fopen(out, "w");
+    if (!f)
+        return cli_error(cmd, "cannot write %s: %m", out);
+    int bad = save(f, w, comment);
+    if (fclose(f) || bad)
+        return cli_error(cmd, "error writing %s", out);
+    return 0;
 }
+static int save_policy(FILE *f, const void *w, const char *c) { return policy_save(f, w, c); }
+static int save_rich(FILE *f, const void *w, const char *c) { return rich_save(f, w, c); }
+static int save_gift(FILE *f, const void *w, const char *c) { return gift_save(f, w, c); }
+static int save_est(FILE *f, const void *w, const char *c) { return est_model_save(f, w, c); }
 
 static int collect(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
 {
@@ -101,6 +115,23 @@ static int collect(void *ctx, const GameRecord *rec, const char *const names[NPL
     }
     int held = c->test || train_held_out(c->seed, index, c->holdout);
     return train_add_game(c->d, rec, mask, held) ? -1 : 0;
+}
+
+/* Reads the test records into td (prepared by the caller: its features), every game held out,
+ * with col's players: 0, or the error status with the message printed (td freed). */
+static int collect_test(const char *cmd, const Collect *col, TrainData *td, const char *const *test, int ntest)
+{
+    Collect tc = *col; /* the same players' decisions */
+    char err[512];
+    tc.d = td;
+    tc.holdout = 1;
+    tc.test = 1;
+    GameSource ts = {test, ntest, NULL, 0, 0};
+    if (games_each(&ts, collect, &tc, err, sizeof err)) {
+        train_data_free(td);
+        return cli_error(cmd, "--test-kifu: %s", err);
+    }
+    return 0;
 }
 
 static void on_epoch(void *ctx, int epoch, int epochs, double train, double held)
@@ -284,17 +315,10 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
         return cli_error(cmd, "out of memory");
     }
     progress_done(&pr);
-    char comment[1200];
-    made_by(comment, sizeof comment, argc, argv);
-    FILE *f = fopen(out, "w");
-    if (!f) {
+    int rc = write_weights(cmd, out, save_gift, &gw, argc, argv);
+    if (rc) {
         train_data_free(&d);
-        return cli_error(cmd, "cannot write %s: %m", out);
-    }
-    int bad = gift_save(f, &gw, comment);
-    if (fclose(f) || bad) {
-        train_data_free(&d);
-        return cli_error(cmd, "error writing %s", out);
+        return rc;
     }
     int first = 1;
     if (json) {
@@ -310,15 +334,8 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
         TrainData td;
         train_data_init(&td);
         td.gift_model = 1;
-        Collect tc = col;
-        tc.d = &td;
-        tc.holdout = 1;
-        tc.test = 1;
-        GameSource ts = {test, ntest, NULL, 0, 0};
-        if (games_each(&ts, collect, &tc, err, sizeof err)) {
-            train_data_free(&td);
-            return cli_error(cmd, "--test-kifu: %s", err);
-        }
+        if ((rc = collect_test(cmd, &col, &td, test, ntest)))
+            return rc;
         print_gift_evals(stdout, &td, zero.w, base, bname, &gw, "test", 1, json, &first);
         train_data_free(&td);
     }
@@ -535,17 +552,11 @@ static int train_policy(int argc, char **argv)
         }
         progress_done(&rp);
     }
-    char comment[1200];
-    made_by(comment, sizeof comment, argc, argv);
-    FILE *f = fopen(out, "w");
-    if (!f) {
+    int rc = write_weights(cmd, out, rich ? save_rich : save_policy, rich ? (const void *)&rw : (const void *)&w, argc,
+                           argv);
+    if (rc) {
         train_data_free(&d);
-        return cli_error(cmd, "cannot write %s: %m", out);
-    }
-    int bad = rich ? rich_save(f, &rw, comment) : policy_save(f, &w, comment);
-    if (fclose(f) || bad) {
-        train_data_free(&d);
-        return cli_error(cmd, "error writing %s", out);
+        return rc;
     }
     ModelW zw = {zero.play, zero.exch}, mw = {rich ? rw.play : w.play, rich ? rw.exch : w.exch};
     int first = 1;
@@ -565,15 +576,8 @@ static int train_policy(int argc, char **argv)
         train_data_init(&td);
         td.rich = rich;
         td.tag_wins = by_kind;
-        Collect tc = col; /* the same players' decisions */
-        tc.d = &td;
-        tc.holdout = 1;
-        tc.test = 1;
-        GameSource ts = {test, ntest, NULL, 0, 0};
-        if (games_each(&ts, collect, &tc, err, sizeof err)) {
-            train_data_free(&td);
-            return cli_error(cmd, "--test-kifu: %s", err);
-        }
+        if ((rc = collect_test(cmd, &col, &td, test, ntest)))
+            return rc;
         print_evals(stdout, &td, zw, mw, "test", by_kind, json, &first);
         if (!json && td.unknown)
             printf("  (%ld recorded test moves are not generated by dhm and were skipped)\n", td.unknown);
@@ -674,14 +678,8 @@ static int train_estimation(int argc, char **argv)
     progress_done(&pr);
     if (rc)
         return cli_error(cmd, "%s", err);
-    char comment[1200];
-    made_by(comment, sizeof comment, argc, argv);
-    FILE *f = fopen(out, "w");
-    if (!f)
-        return cli_error(cmd, "cannot write %s: %m", out);
-    int bad = est_model_save(f, &m, comment);
-    if (fclose(f) || bad)
-        return cli_error(cmd, "error writing %s", out);
+    if ((rc = write_weights(cmd, out, save_est, &m, argc, argv)))
+        return rc;
     printf("%ld games (%ld held out)\n", r.games, r.held_games);
     printf("%-10s %9s %10s %10s %10s %8s %8s\n", "", "decisions", "cards", "log-loss", "flat", "hit", "flat");
     const EstTrainEval *e[2] = {&r.train, &r.held};
