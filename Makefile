@@ -177,6 +177,7 @@ bench:
 	@for b in $(BENCHES); do DHM=$(O)/dhm $$b || exit 1; done
 	@$(MAKE) --no-print-directory python
 	@PYTHONPATH=$(O)/python $(PYTHON) bench/bench_python.py
+	@PYTHONPATH=$(O)/python $(PYTHON) bench/bench_torch_threads.py   # skipped without python3-torch
 	@DHM=$(O)/dhm sh bench/ladder.sh   # external UECda clients: skipped unless DHM_LADDER_* are set (docs/ladder.md)
 
 # One line a step; V=1 prints the commands (the compiler's too) and their output. Errors always print.

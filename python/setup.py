@@ -59,7 +59,12 @@ class BuildPy(build_py):
 
 
 def extension():
-    import numpy
+    try:
+        import numpy
+    except ImportError:  # one line that says what to do, not a traceback from inside setuptools
+        sys.exit("dhm: building the package needs numpy for %s (Python %s), which has none: use an interpreter "
+                 "that has it (Debian's /usr/bin/python3 with python3-numpy; for a venv: /usr/bin/python3 -m venv "
+                 "--system-site-packages DIR), or install numpy for this one" % (sys.executable, sys.version.split()[0]))
 
     return Extension(
         "dhm._dhm",

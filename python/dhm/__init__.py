@@ -25,6 +25,7 @@ import csv
 import io
 import os
 import sys
+import warnings
 from collections import namedtuple
 
 
@@ -212,7 +213,8 @@ class Env(_dhm.Env):
     Rewards: at the end of every game each player gets its UECda points - 3 (daifugo +2 ..
     daihinmin -2). Agents are "player_0" .. "player_4" (dhm's player numbers). infos[agent]
     says whether a game ended since the agent last acted, and then its classes.
-    render_mode: None or "ansi" (render() returns the text), "human" (render() prints it).
+    render_mode: None (render() warns and returns None), "ansi" (render() returns the text), "human"
+    (render() prints it). close() frees the game; every later use raises ValueError.
     mask_dtype="int8" gives action masks of int8 0/1 instead of bool.
     """
 
@@ -282,8 +284,13 @@ class Env(_dhm.Env):
         return [move(a) for a in self.legal_actions()]
 
     def render(self):
-        """The selected agent's view as text: returned (render_mode None or "ansi") or printed
-        ("human")."""
+        """The selected agent's view as text: returned (render_mode "ansi") or printed ("human").
+        With render_mode None (the default) there is nothing to render: a warning, and None (as
+        PettingZoo's and gymnasium's environments do)."""
+        if self.render_mode is None:
+            warnings.warn("render() with render_mode=None renders nothing: make the Env with render_mode='ansi' "
+                          "(render() returns the text) or 'human' (it prints it)", stacklevel=2)
+            return None
         if self.agent_selection is None:
             text = "episode over"
         else:
@@ -327,9 +334,6 @@ class Env(_dhm.Env):
         Nothing of the true hidden cards is left in the copy. Only while a game is in play."""
         return self._copy_attrs(super().sample_world(seed=seed, est=est))
 
-    def close(self):
-        pass
-
 
 class VecEnv(_dhm.VecEnv):
     """n games stepped in one call, into preallocated numpy arrays.
@@ -348,10 +352,46 @@ class VecEnv(_dhm.VecEnv):
     Env(seed[i]) / dhm play --seed seed[i], opponents seeded as dhm play seeds its players).
     """
 
+    # reset and step return gymnasium's vector tuples; the episode that ends in a step is followed by
+    # the next one within that step (gymnasium's same-step autoreset, without a final observation:
+    # the learner has no decision at an episode's end; `result` gives the classes)
+    metadata = {"autoreset_mode": "SameStep"}
+
     def __init__(self, n, seed=0, **kw):
         if kw.get("class_reset", 0) is None:  # the mode's default
             del kw["class_reset"]
         super().__init__(n, seed, **kw)
+        # built once: the in-place arrays themselves (read-only; each step rewrites them)
+        self._obs = {"observation": self.observation, "action_mask": self.action_mask}
+        self._rewards = self.reward[:, 0] if len(self.learners) == 1 else self.reward
+        self._truncations = np.zeros(n, bool)
+        self._truncations.flags.writeable = False
+        self._infos = {"actor": self.actor, "actor_index": self.actor_index, "game_over": self.game_over,
+                       "result": self.result, "legal": self.legal, "num_legal": self.num_legal}
+
+    def reset(self, seed=None):
+        """Starts every game (game i's seed derived from seed and i, or seed[i] for a list; a new
+        seed makes the opponents anew too). Returns (observations, infos) as gymnasium's vector
+        environments do: {"observation", "action_mask"} and the infos below, the in-place arrays."""
+        super().reset(seed=seed)
+        return self._obs, self._infos
+
+    def step(self, actions):
+        """One action per game for its acting learner (ints, length n); the opponents then act in C
+        until a learner must decide. Returns (observations, rewards, terminations, truncations,
+        infos) as gymnasium's vector environments do, all of them the in-place arrays (read-only,
+        rewritten by the next step: copy what you keep): observations {"observation",
+        "action_mask"}; rewards reward[:, 0] with one learner, else reward (n, len(learners));
+        terminations done; truncations always False; infos {"actor", "actor_index", "game_over",
+        "result", "legal", "num_legal"}."""
+        super().step(actions)
+        return self._obs, self._rewards, self.done, self._truncations, self._infos
+
+    def close(self):
+        """Joins the threads and frees the games, the players and the arrays (those the caller
+        still holds stay valid); every later use but close() raises ValueError."""
+        self.__dict__.clear()  # the returned dicts hold the arrays too
+        super().close()
 
     @property
     def num_envs(self):
@@ -365,9 +405,6 @@ class VecEnv(_dhm.VecEnv):
     def single_observation_space(self):
         mask = self.action_mask
         return observation_space("bool" if mask is None else mask.dtype.name)
-
-    def close(self):
-        pass
 
 
 def play(env, act, reset=True):
@@ -396,7 +433,7 @@ class Player(_dhm.Player):
         return "Player(%r)" % self.spec
 
 
-from .arena import Evaluation, evaluate, tournament  # noqa: E402
+from .arena import Evaluation, Progress, evaluate, tournament  # noqa: E402
 
 # ---------------------------------------------------------------- results and ratings
 

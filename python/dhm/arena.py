@@ -3,6 +3,7 @@ with a standard error) and tournament() (dhm's tournament engine, Python agents 
 Both run on dhm's C engine: opponents act in C, games are seeded as `dhm play` and `dhm
 tournament` seed them, so the same seed gives the same games as the command line."""
 
+import collections
 import math
 import os
 import sys
@@ -70,22 +71,54 @@ def _stats(points, block):
     return mean, se, kind
 
 
+class Progress:
+    """The rate and ETA of a long run over a recent window, not from the start: a slow start (a
+    warm-up, another job on the core) skews them no longer than `window` seconds.
+
+    p = Progress(total, window=30); then p.update(done) at each report; p.rate (units a second
+    over the last `window` seconds, from the start while less has passed), p.eta() (seconds left
+    at that rate; None before a rate is known), p.elapsed. clock: a function giving seconds (for
+    tests)."""
+
+    def __init__(self, total, window=30.0, clock=time.perf_counter):
+        self.total, self.window, self.clock = total, window, clock
+        self.t0 = clock()
+        self.samples = collections.deque([(self.t0, 0)])  # (time, done), oldest first
+        self.rate, self.done, self.elapsed = 0.0, 0, 0.0
+
+    def update(self, done):
+        now = self.clock()
+        self.samples.append((now, done))
+        # drop samples while the next one is still at least a window old: the oldest kept is the
+        # newest that old (or the start), so the rate spans the last window
+        while len(self.samples) > 2 and now - self.samples[1][0] >= self.window:
+            self.samples.popleft()
+        t, d = self.samples[0]
+        self.rate = (done - d) / (now - t) if now > t else 0.0
+        self.done, self.elapsed = done, now - self.t0
+        return self.rate
+
+    def eta(self):
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
 class _Progress:
-    """A progress line on stderr (games done, rate, ETA), shown once a run has taken 2 s."""
+    """A progress line on stderr (games done, recent rate, ETA), shown once a run has taken 2 s."""
 
     def __init__(self, what, total, show):
         self.what, self.total, self.show = what, total, show
-        self.t0 = self.last = time.perf_counter()
+        self.p = Progress(total)
+        self.last = self.p.t0
         self.shown = False
 
     def update(self, done):
         now = time.perf_counter()
-        if not self.show or now - self.t0 < 2 or (now - self.last < 0.5 and done < self.total):
+        if not self.show or now - self.p.t0 < 2 or (now - self.last < 0.5 and done < self.total):
             return
         self.last, self.shown = now, True
-        rate = done / (now - self.t0)
-        eta = (self.total - done) / rate if rate > 0 else 0
-        sys.stderr.write("\r%s: %d/%d games, %.0f games/s, ETA %.0f s " % (self.what, done, self.total, rate, eta))
+        rate = self.p.update(done)
+        sys.stderr.write("\r%s: %d/%d games, %.0f games/s, ETA %.0f s " % (self.what, done, self.total, rate,
+                                                                          self.p.eta() or 0))
         sys.stderr.flush()
 
     def done(self):

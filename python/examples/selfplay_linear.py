@@ -113,7 +113,7 @@ def train(games, seed=1, lr=4.0, batch=50, log=sys.stderr):
     env = dhm.Env(seed=seed, mode="match", games=100)
     env.reset()
     traj = {a: [] for a in dhm.AGENTS}
-    grad, count, done, t0 = np.zeros(NF), 0, 0, time.time()
+    grad, count, done, progress = np.zeros(NF), 0, 0, dhm.Progress(games)
     recent = []
     while done < games:
         for agent in env.agent_iter():
@@ -139,9 +139,10 @@ def train(games, seed=1, lr=4.0, batch=50, log=sys.stderr):
                     theta += lr * grad / max(count, 1)
                     grad[:], count = 0, 0
                 if done % 1000 == 0 and log:
-                    spent = time.time() - t0
-                    print("train: %d/%d games, %.0f s, ETA %.0f s, theta %s"
-                          % (done, games, spent, spent * (games - done) / done, np.round(theta, 2)), file=log)
+                    progress.update(done)  # the rate over the last 30 s
+                    print("train: %d/%d games, %.0f s, %.0f games/s, ETA %.0f s, theta %s"
+                          % (done, games, progress.elapsed, progress.rate, progress.eta() or 0, np.round(theta, 2)),
+                          file=log)
                 if done >= games:
                     break
         else:

@@ -200,6 +200,51 @@ def imitate(net, opt, args):
               file=sys.stderr, flush=True)
 
 
+def auto_threads():
+    """Threads for torch and for the environment that never oversubscribe the machine: torch's
+    threads plus the environment's at most the free cores, half each, at least one each. The free
+    cores are the CPUs this process may use less the 1-minute load average (what other processes
+    keep busy), rounded. Torch's threads spin while they wait for each other, so one more thread
+    than there are free cores makes every step wait for a descheduled one (48-70 times slower
+    with the other core of two busy)."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = 0.0
+    free = max(1, cpus - int(load + 0.5))
+    return max(1, free // 2), "auto: %d CPUs, load average %.1f, so %d free" % (cpus, load, free)
+
+
+def set_threads(args):
+    """args.threads from --threads (a number, or auto); says the choice on stderr."""
+    if args.threads == "auto":
+        args.threads, why = auto_threads()
+    else:
+        why = "--threads"
+    torch.set_num_threads(args.threads)
+    print("%s: %d torch thread%s and %d environment thread%s (%s)"
+          % (args.cmd, args.threads, "" if args.threads == 1 else "s", args.threads, "" if args.threads == 1 else "s",
+             why), file=sys.stderr, flush=True)
+
+
+def threads_arg(text):
+    if text == "auto":
+        return text
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError("a number of threads (1 or more) or auto, not %r" % text)
+    return n
+
+
+THREADS_HELP = ("threads for torch and as many for the environment: a number, or auto (the default): half of the "
+                "free cores each (the CPUs this process may use less the 1-minute load average), at least one, so "
+                "that torch's threads and the environment's never outnumber the free cores")
+
+
 def save(net, args, path, how):
     torch.save({"hidden": args.hidden, "k": args.k, "state": net.state_dict(),
                 "trained": dict(how, seed=args.seed, n=args.n, threads=args.threads)}, path)
@@ -207,7 +252,7 @@ def save(net, args, path, how):
 
 def train(args):
     torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    set_threads(args)
     net = Net(args.hidden, args.k)
     if args.init:  # go on from a saved network (its shape wins over --hidden and --k)
         saved = torch.load(args.init, map_location="cpu")
@@ -228,8 +273,7 @@ def train(args):
     env = dhm.VecEnv(args.n, seed=args.seed, mode="match", games=100, learners=[0], opponents=opponents,
                      threads=args.threads, masks=False)  # the legal lists are enough
     env.reset()
-    t0 = time.perf_counter()
-    c0 = time.process_time()
+    progress = dhm.Progress(args.steps, window=30)
     steps = games = it = 0
     recent = []
     deadline = t_start + 60 * args.minutes  # the whole training, the warm start included
@@ -285,12 +329,12 @@ def train(args):
         opt.step()
         it += 1
         if it % 100 == 0:
-            el = time.perf_counter() - t0
-            eta = min((args.steps - steps) / (steps / el), deadline - time.perf_counter())
-            print("train: %5.1f min, %d learner steps (%.0f/s), %d games, mean points of the last %d games %.3f, "
-                  "entropy %.2f, ETA %.1f min" % (el / 60, steps, steps / el, games, len(recent[-5000:]),
-                                                  float(np.mean(recent[-5000:])) if recent else 0, float(entropy),
-                                                  eta / 60),
+            rate = progress.update(steps)  # over the last 30 s: a slow start does not linger in it
+            eta = min(progress.eta() or float("inf"), deadline - time.perf_counter())
+            print("train: %5.1f min, %d learner steps (%.0f/s over the last %.0f s), %d games, mean points of the "
+                  "last %d games %.3f, entropy %.2f, ETA %.1f min"
+                  % (progress.elapsed / 60, steps, rate, min(progress.window, progress.elapsed), games,
+                     len(recent[-5000:]), float(np.mean(recent[-5000:])) if recent else 0, float(entropy), eta / 60),
                   file=sys.stderr, flush=True)
     el, cpu = time.perf_counter() - t_start, time.process_time() - c_start
     save(net, args, args.out, {"minutes": el / 60, "cpu_minutes": cpu / 60, "steps": steps, "games": games,
@@ -302,7 +346,7 @@ def train(args):
 
 def evaluate(args):
     agent = TorchAgent(args.weights)
-    torch.set_num_threads(args.threads)
+    set_threads(args)
     ev = dhm.evaluate(agent, args.opponents, games=args.games, seed=args.seed, matches=args.matches,
                       threads=args.threads)
     print("%s against 4 x %s: %s" % (os.path.basename(args.weights), args.opponents, ev))
@@ -326,7 +370,7 @@ def main(argv=None):
     t.add_argument("--lr-rl", type=float, default=3e-5, help="actor-critic's after a warm start (3e-5)")
     t.add_argument("--gae", type=float, default=0.95, help="GAE's lambda (0.95)")
     t.add_argument("--entropy", type=float, default=0.003)
-    t.add_argument("--threads", type=int, default=2, help="threads for torch and for the environment (2)")
+    t.add_argument("--threads", type=threads_arg, default="auto", help=THREADS_HELP)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--imitate", type=int, default=150000,
                    help="decisions of the teacher to imitate first (150,000; 0: none, actor-critic from scratch)")
@@ -339,7 +383,7 @@ def main(argv=None):
     e.add_argument("--opponents", default="simple")
     e.add_argument("--games", type=int, default=2000)
     e.add_argument("--matches", type=int, default=20, help="matches played side by side (20 of 100 games)")
-    e.add_argument("--threads", type=int, default=2)
+    e.add_argument("--threads", type=threads_arg, default="auto", help=THREADS_HELP)
     e.add_argument("--seed", type=int, default=7)
     a = p.parse_args(argv)
     (train if a.cmd == "train" else evaluate)(a)

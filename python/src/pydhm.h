@@ -63,6 +63,13 @@ int parse_schedule(const char *mode, int games, int seat_change, int class_reset
 /* The ValueError for an action that is not legal in e now (where: a prefix such as "game 3: "). */
 PyObject *illegal_error(DhmEnv *e, long long action, const char *where);
 
+/* After close() an Env or VecEnv has freed its native memory: every use but close() raises the
+ * ValueError closed_error gives (as a closed file does). closable_getattro is their tp_getattro:
+ * once closed, only close, closed and dunder names resolve; methods bound before the close
+ * check for themselves. */
+PyObject *closed_error(const char *what);
+PyObject *closable_getattro(PyObject *self, PyObject *name, int closed, const char *what);
+
 PyObject *py_play_match(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *py_tournament(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *py_client_run(PyObject *self, PyObject *args, PyObject *kw);

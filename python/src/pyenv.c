@@ -33,6 +33,50 @@ static void Env_dealloc(EnvObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+PyObject *closed_error(const char *what)
+{
+    return PyErr_Format(PyExc_ValueError, "this %s is closed: close() freed its games; make a new %s", what, what);
+}
+
+PyObject *closable_getattro(PyObject *self, PyObject *name, int closed, const char *what)
+{
+    if (closed && PyUnicode_Check(name)) {
+        const char *s = PyUnicode_AsUTF8(name);
+        if (!s)
+            return NULL;
+        const size_t n = strlen(s);
+        if (strcmp(s, "close") && strcmp(s, "closed") && !(n > 4 && !strncmp(s, "__", 2) && !strcmp(s + n - 2, "__")))
+            return closed_error(what);
+    }
+    return PyObject_GenericGetAttr(self, name);
+}
+
+static PyObject *Env_getattro(PyObject *self, PyObject *name)
+{
+    return closable_getattro(self, name, !((EnvObject *)self)->e, "Env");
+}
+
+/* For the methods (one bound before close() would reach the freed game). */
+#define OPEN_OR_RAISE(self)                                                                                            \
+    do {                                                                                                               \
+        if (!(self)->e)                                                                                                \
+            return closed_error("Env");                                                                                \
+    } while (0)
+
+static PyObject *Env_close(EnvObject *self, PyObject *unused)
+{
+    (void)unused;
+    PyMem_Free(self->e);
+    self->e = NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Env_get_closed(EnvObject *self, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(!self->e);
+}
+
 /* mode, games, seat_change, class_reset: shared by Env and VecEnv. */
 int parse_schedule(const char *mode, int games, int seat_change, int class_reset, int *single, int *reset)
 {
@@ -61,6 +105,10 @@ static int Env_init(EnvObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|K$siiis", kwlist, &seed, &mode, &games, &seat_change, &class_reset,
                                      &mask_dtype))
         return -1;
+    if (!self->e) {
+        closed_error("Env");
+        return -1;
+    }
     if (parse_schedule(mode, games, seat_change, class_reset, &single, &reset))
         return -1;
     self->mask_type = !strcmp(mask_dtype, "bool") ? NPY_BOOL : !strcmp(mask_dtype, "int8") ? NPY_INT8 : -1;
@@ -185,6 +233,7 @@ static void select_actor(EnvObject *self)
 
 static PyObject *Env_reset(EnvObject *self, PyObject *args, PyObject *kw)
 {
+    OPEN_OR_RAISE(self);
     static char *kwlist[] = {"seed", "options", NULL};
     PyObject *seed = Py_None, *options = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO", kwlist, &seed, &options))
@@ -232,6 +281,7 @@ PyObject *illegal_error(DhmEnv *e, long long action, const char *where)
 
 static PyObject *Env_step(EnvObject *self, PyObject *action)
 {
+    OPEN_OR_RAISE(self);
     if (!running(self))
         return NULL;
     DhmEnv *e = self->e;
@@ -304,6 +354,7 @@ static PyObject *observe_agent(EnvObject *self, int p)
 
 static PyObject *Env_observe(EnvObject *self, PyObject *agent)
 {
+    OPEN_OR_RAISE(self);
     if (!running(self))
         return NULL;
     int p = agent_arg(self, agent);
@@ -314,6 +365,7 @@ static PyObject *Env_observe(EnvObject *self, PyObject *agent)
  * client does) instead of the environment's running sets. */
 static PyObject *Env_observe_from_history(EnvObject *self, PyObject *agent)
 {
+    OPEN_OR_RAISE(self);
     if (!running(self))
         return NULL;
     int p = agent_arg(self, agent);
@@ -334,6 +386,7 @@ static PyObject *Env_observe_from_history(EnvObject *self, PyObject *agent)
 
 static PyObject *Env_last(EnvObject *self, PyObject *args, PyObject *kw)
 {
+    OPEN_OR_RAISE(self);
     static char *kwlist[] = {"observe", NULL};
     int want = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &want))
@@ -356,6 +409,7 @@ static PyObject *Env_last(EnvObject *self, PyObject *args, PyObject *kw)
 
 static PyObject *Env_legal_actions(EnvObject *self, PyObject *unused)
 {
+    OPEN_OR_RAISE(self);
     (void)unused;
     if (!running(self))
         return NULL;
@@ -369,6 +423,7 @@ static PyObject *Env_legal_actions(EnvObject *self, PyObject *unused)
 
 static PyObject *Env_shuffle_hidden(EnvObject *self, PyObject *seed)
 {
+    OPEN_OR_RAISE(self);
     if (!running(self))
         return NULL;
     unsigned long long s = PyLong_AsUnsignedLongLong(seed);
@@ -488,6 +543,7 @@ static PyObject *Env_get_games_done(EnvObject *self, void *c)
 
 static PyObject *Env_game_record(EnvObject *self, PyObject *unused)
 {
+    OPEN_OR_RAISE(self);
     (void)unused;
     if (!running(self))
         return NULL;
@@ -518,6 +574,7 @@ static EnvObject *env_clone(EnvObject *self)
 
 static PyObject *Env_clone(EnvObject *self, PyObject *unused)
 {
+    OPEN_OR_RAISE(self);
     (void)unused;
     if (!running(self))
         return NULL;
@@ -540,6 +597,7 @@ static uint64_t seed_arg(PyObject *seed, int *ok)
 /* sample_world(seed=None, est="uniform") -> Env */
 static PyObject *Env_sample_world(EnvObject *self, PyObject *args, PyObject *kw)
 {
+    OPEN_OR_RAISE(self);
     static char *kwlist[] = {"seed", "est", NULL};
     PyObject *seed = Py_None;
     const char *est = "uniform";
@@ -595,6 +653,7 @@ static PyObject *Env_sample_world(EnvObject *self, PyObject *args, PyObject *kw)
 /* playout(policy="simple", seed=None, eps=0.0) -> classes */
 static PyObject *Env_playout(EnvObject *self, PyObject *args, PyObject *kw)
 {
+    OPEN_OR_RAISE(self);
     static char *kwlist[] = {"policy", "seed", "eps", NULL};
     const char *policy = "simple";
     PyObject *seed = Py_None;
@@ -636,6 +695,7 @@ static PyObject *Env_playout(EnvObject *self, PyObject *args, PyObject *kw)
 /* state() -> int8[5 * OBS_SIZE]: every player's observation, player_0's first */
 static PyObject *Env_state(EnvObject *self, PyObject *unused)
 {
+    OPEN_OR_RAISE(self);
     (void)unused;
     if (!running(self))
         return NULL;
@@ -650,6 +710,8 @@ static PyObject *Env_state(EnvObject *self, PyObject *unused)
 }
 
 static PyMethodDef Env_methods[] = {
+    {"close", (PyCFunction)Env_close, METH_NOARGS,
+     "close(): frees the game's memory; every later use but close() raises ValueError (a second close does nothing)"},
     {"reset", (PyCFunction)(void (*)(void))Env_reset, METH_VARARGS | METH_KEYWORDS,
      "reset(seed=None, options=None): starts the next episode (seed: from the first episode of that seed);\n"
      "options={'deal': five card sets, 'seats': seat order, 'classes': classes or -1} fixes its first game"},
@@ -680,6 +742,7 @@ static PyMethodDef Env_methods[] = {
 };
 
 static PyGetSetDef Env_getset[] = {
+    {"closed", (getter)Env_get_closed, NULL, "True once close() was called", NULL},
     {"agents", (getter)Env_get_agents, NULL, "agents still in the episode", NULL},
     {"possible_agents", (getter)Env_get_possible, NULL, "player_0 .. player_4", NULL},
     {"agent_selection", (getter)Env_get_selection, NULL, "the agent to act (or to be stepped with None)", NULL},
@@ -704,6 +767,7 @@ PyTypeObject EnvType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dhm._dhm.Env",
     .tp_basicsize = sizeof(EnvObject),
     .tp_dealloc = (destructor)Env_dealloc,
+    .tp_getattro = Env_getattro,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Env(seed=0, *, mode='game', games=100, seat_change=3, class_reset=None): dhm as an AEC environment",
     .tp_methods = Env_methods,

@@ -94,6 +94,8 @@ static PyObject *Player_act(PlayerObject *self, PyObject *arg)
         return PyErr_Format(PyExc_TypeError, "act(env): env is a dhm Env, not %R", arg);
     EnvObject *env = (EnvObject *)arg;
     DhmEnv *e = env->e;
+    if (!e)
+        return closed_error("Env");
     if (e->episode < 0 || env->over || env->selected < 0 || e->m.phase == GAME_OVER)
         return PyErr_Format(PyExc_RuntimeError, "act: no decision to make (reset the environment)");
     const int p = e->m.actor;

@@ -30,7 +30,7 @@ typedef struct VecEnvObject {
     Player **pl;                /* n * NPLAYERS, NULL for learners */
     uint64_t seed;
     uint64_t *seeds;            /* explicit per-game seeds, or NULL (derived from seed) */
-    int started, busy;
+    int started, busy, closed;
     WorkerPool *pool;
     /* the job in progress (step or reset): its number, and the claims on its games */
     const int64_t *act;
@@ -57,20 +57,52 @@ static void free_players(VecEnvObject *self)
     memset(self->pl, 0, (size_t)self->n * NPLAYERS * sizeof *self->pl);
 }
 
-static void VecEnv_dealloc(VecEnvObject *self)
+/* Frees everything the object owns (the thread pool joined); arrays the caller still holds stay
+ * valid (numpy owns them). */
+static void vec_free(VecEnvObject *self)
 {
     workers_pool_free(self->pool);
+    self->pool = NULL;
     free_players(self);
     PyMem_Free(self->pl);
     PyMem_Free(self->envs);
     PyMem_Free(self->seeds);
+    self->pl = NULL;
+    self->envs = NULL;
+    self->seeds = NULL;
     for (int p = 0; p < NPLAYERS; p++)
-        Py_XDECREF(self->spec[p]);
+        Py_CLEAR(self->spec[p]);
     PyArrayObject **arrays[] = {&self->obs,    &self->mask,   &self->legal,     &self->nlegal, &self->actor,
                                 &self->actor_index, &self->reward, &self->done, &self->game_over, &self->result};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-        Py_XDECREF(*arrays[i]);
+        Py_CLEAR(*arrays[i]);
+}
+
+static void VecEnv_dealloc(VecEnvObject *self)
+{
+    vec_free(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *VecEnv_close(VecEnvObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->busy)
+        return PyErr_Format(PyExc_RuntimeError, "VecEnv: close() while a step or reset of it runs in another thread");
+    vec_free(self);
+    self->closed = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Vec_closed(VecEnvObject *s, void *c)
+{
+    (void)c;
+    return PyBool_FromLong(s->closed);
+}
+
+static PyObject *VecEnv_getattro(PyObject *self, PyObject *name)
+{
+    return closable_getattro(self, name, ((VecEnvObject *)self)->closed, "VecEnv");
 }
 
 /* An array the user may read but not write (the environment writes through its pointer). */
@@ -275,6 +307,10 @@ static int VecEnv_init(VecEnvObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "i|O$siiippOOis", kwlist, &n, &seed, &mode, &games, &seat_change,
                                      &class_reset, &want_obs, &want_mask, &learners, &opponents, &threads, &mask_dtype))
         return -1;
+    if (self->closed) {
+        closed_error("VecEnv");
+        return -1;
+    }
     if (self->envs) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: already initialised");
         return -1;
@@ -443,6 +479,10 @@ static void run_job(VecEnvObject *self, WorkerJobFn fn)
 
 static int enter(VecEnvObject *self)
 {
+    if (self->closed) {
+        closed_error("VecEnv");
+        return -1;
+    }
     if (!self->envs) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnv: not initialised");
         return -1;
@@ -484,6 +524,8 @@ done:
 
 static PyObject *VecEnv_step(VecEnvObject *self, PyObject *actions)
 {
+    if (self->closed)
+        return closed_error("VecEnv");
     if (!self->started)
         return PyErr_Format(PyExc_RuntimeError, "call reset() first");
     PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(actions, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
@@ -573,6 +615,9 @@ static PyObject *Vec_seeds(VecEnvObject *s, void *c)
 }
 
 static PyMethodDef VecEnv_methods[] = {
+    {"close", (PyCFunction)VecEnv_close, METH_NOARGS,
+     "close(): joins the threads and frees the games, players and arrays; every later use but close() raises\n"
+     "ValueError (a second close does nothing; arrays taken before stay valid)"},
     {"reset", (PyCFunction)(void (*)(void))VecEnv_reset, METH_VARARGS | METH_KEYWORDS,
      "reset(seed=None): starts every game (game i's seed is derived from seed and i, or seed[i] for a list);\n"
      "a new seed makes the opponents anew as well"},
@@ -584,6 +629,7 @@ static PyMethodDef VecEnv_methods[] = {
 };
 
 static PyGetSetDef VecEnv_getset[] = {
+    {"closed", (getter)Vec_closed, NULL, "True once close() was called", NULL},
     {"observation", (getter)Vec_obs, NULL, "int8[n, OBS_SIZE]: the acting learner's observation (None if disabled)",
      NULL},
     {"action_mask", (getter)Vec_mask, NULL, "bool (or int8) [n, NUM_ACTIONS]: 1 for legal actions (None if disabled)",
@@ -611,6 +657,7 @@ PyTypeObject VecEnvType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "dhm._dhm.VecEnv",
     .tp_basicsize = sizeof(VecEnvObject),
     .tp_dealloc = (destructor)VecEnv_dealloc,
+    .tp_getattro = VecEnv_getattro,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "VecEnv(n, seed=0, *, mode='game', games=100, seat_change=3, class_reset=None, observations=True, "
               "masks=True, learners=None, opponents=None, threads=0, mask_dtype='bool')",

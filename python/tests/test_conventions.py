@@ -82,6 +82,11 @@ def test_render_modes(capsys):
     assert env.render() is None
     assert capsys.readouterr().out.strip() == text
     assert dhm.Env(seed=1).metadata["render_modes"] == ["ansi", "human"]
+    env = dhm.Env(seed=1)  # render_mode None: nothing to render, said once, as gymnasium does
+    env.reset()
+    with pytest.warns(UserWarning, match="render_mode=None renders nothing"):
+        assert env.render() is None
+    assert capsys.readouterr().out == ""
     with pytest.raises(ValueError, match="render_mode"):
         dhm.Env(render_mode="rgb_array")
 
