@@ -155,6 +155,14 @@ static int kids_ever_connected(Kids *k, int entry, int now)
 
 /* The last non-empty line of a client's log, made printable and short (it is the client's
  * output: untrusted). */
+/* A log nothing was written to is removed (a set that went well leaves no empty files). */
+static void drop_if_empty(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+        unlink(path);
+}
+
 static void log_last_line(const char *path, char *out, size_t n)
 {
     out[0] = 0;
@@ -401,6 +409,13 @@ static int play_served(const TournamentConfig *c, Kids *kids, SetResult *r, cons
     server_close(s);
     if (log)
         fclose(log);
+    drop_if_empty(logpath);
+    for (int p = 0; p < NPLAYERS; p++)
+        if (c->pool->e[r->player[p]].external) {
+            char clog[1024];
+            snprintf(clog, sizeof clog, "%s/set-%ld-%s.log", c->log_dir, r->idx, c->pool->e[r->player[p]].name);
+            drop_if_empty(clog);
+        }
     if (rc == TOURNAMENT_STOPPED)
         return rc;
     if (rc)

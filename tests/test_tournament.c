@@ -268,7 +268,7 @@ static void test_external_clients(void **state)
      * running (killed with the client's process group after the set) */
     snprintf(pool, sizeof pool,
              "ext exec: %s connect --host {host} --port {port} --player simple --name {name} --quiet\n"
-             "leaky exec: %s & exec %s connect --host {host} --port {port} --player random --quiet\n"
+             "leaky exec: %s & exec %s connect --host {host} --port {port} --player random --quiet >/dev/null\n"
              "s1 simple\ns2 simple\nr1 random\n",
              dhm_bin(), sleep_tag, dhm_bin());
     write_file("cpool.txt", pool);
@@ -278,6 +278,13 @@ static void test_external_clients(void **state)
                      0);
     assert_non_null(strstr(out, "3 sets stored: 3 ok\n"));
     assert_false(process_alive(sleep_tag));
+    /* quiet clients and a quiet server leave no empty logs behind (issue 39: 80 files for 40 sets,
+     * half of them empty) */
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && find c.sqlite.logs -type f | sort", dir), 0);
+    assert_null(strstr(out, "leaky.log")); /* it wrote nothing */
+    assert_non_null(strstr(out, "c.sqlite.logs/set-2-ext.log\nc.sqlite.logs/set-2.log\n"));
+    assert_int_equal(run_cmd(out, sizeof out, "cd %s && find c.sqlite.logs -type f -empty | wc -l", dir), 0);
+    assert_int_equal(atoi(out), 0);
     /* a client that plays every game, then exits 7: played, but not clean */
     snprintf(pool, sizeof pool,
              "exit7 exec: %s connect --host {host} --port {port} --player simple --quiet; exit 7\n"

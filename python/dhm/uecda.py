@@ -1,8 +1,10 @@
 """A Python agent as a UECda client (protocol 20070): it joins `dhm serve`, a `dhm tournament`
-(pool line: NAME exec: python3 -m dhm.uecda --agent module:Class -h {host} -p {port} -n {name}),
+(pool line: NAME exec: {python} -m dhm.uecda --agent module:Class -h {host} -p {port} -n {name}),
 a `dhm sprt`, or any UECda server, and plays until the server ends the match.
 
-    python3 -m dhm.uecda --agent module:Class [-h HOST] [-p PORT] [-n NAME] [--arg KEY=VALUE]...
+    $PY -m dhm.uecda --agent module:Class [-h HOST] [-p PORT] [-n NAME] [--arg KEY=VALUE]...
+
+($PY: the interpreter `make python` built the package for, PY=$(sh tools/pick_python.sh).)
 
 The agent is Class(**args): its act(observation) gets the same dict as Env.observe
 ({"observation": int8[OBS_SIZE], "action_mask": bool[NUM_ACTIONS]}) and returns an action
@@ -23,7 +25,7 @@ import sys
 
 from . import _dhm
 
-USAGE = """usage: python3 -m dhm.uecda --agent MODULE:CLASS [-h HOST] [-p PORT] [-n NAME] [options]
+USAGE = """usage: {python} -m dhm.uecda --agent MODULE:CLASS [-h HOST] [-p PORT] [-n NAME] [options]
 
 Plays a Python agent as a UECda client (protocol 20070) until the server ends the match.
 
@@ -77,7 +79,7 @@ def make_agent(spec, args, seed=None):
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="python3 -m dhm.uecda", add_help=False)
+    p = argparse.ArgumentParser(prog=sys.executable + " -m dhm.uecda", add_help=False)
     p.add_argument("--agent")
     p.add_argument("--arg", action="append", default=[])
     p.add_argument("-h", "--host", default="127.0.0.1")
@@ -102,7 +104,7 @@ def main(argv=None):
     except SystemExit:
         return 2
     if a.help:
-        sys.stdout.write(USAGE)
+        sys.stdout.write(USAGE.replace("{python}", sys.executable))
         return 0
     if rest:
         return _fail("unexpected argument %r (try --help)" % rest[0], 2)

@@ -6,7 +6,10 @@ rest of the game out in C (playout); the move with the best mean reward is playe
 what dhm's `mc` player does in C (with more refinements), so the two are compared at the same
 number of simulations.
 
-    python3 ismc.py --games 1000 --sims 100        # the agent against four simple, and dhm's mc
+    $PY ismc.py --games 1000 --sims 100        # the agent against four simple, and dhm's mc
+
+    ($PY: the interpreter `make python` built dhm for, PY=$(sh tools/pick_python.sh), with
+    PYTHONPATH naming the repository's build/python; run from python/examples.)
 """
 
 import argparse

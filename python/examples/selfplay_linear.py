@@ -8,9 +8,12 @@ exchange how strong the cards given are. Training is REINFORCE: every seat plays
 policy, and each decision of a game is pushed towards its player's reward at the game's end
 (UECda points - 3, zero-sum).
 
-    python3 selfplay_linear.py train --games 10000 --out linear.npy    # about 2 minutes
-    python3 selfplay_linear.py eval --weights linear.npy --games 2000  # against 4 x simple
-    python3 -m dhm.uecda --agent selfplay_linear.py:LinearAgent --arg weights=linear.npy -p 42485
+    $PY selfplay_linear.py train --games 10000 --out linear.npy    # about 2 minutes
+    $PY selfplay_linear.py eval --weights linear.npy --games 2000  # against 4 x simple
+    $PY -m dhm.uecda --agent selfplay_linear.py:LinearAgent --arg weights=linear.npy -p 42485
+
+    ($PY: the interpreter `make python` built dhm for, PY=$(sh tools/pick_python.sh), with
+    PYTHONPATH naming the repository's build/python; run from python/examples.)
 """
 
 import argparse

@@ -12,9 +12,12 @@ VecEnv: n matches side by side, the learner as player 0, the other seats dhm's `
 of its game (UECda points - 3), less the value head's estimate. Nothing but dhm, numpy and
 torch (Debian: python3-torch).
 
-    python3 torch_agent.py train --out agent.pt                      # 2 cores
-    python3 torch_agent.py eval --weights agent.pt --games 2000 --opponents simple
-    python3 -m dhm.uecda --agent torch_agent.py:TorchAgent --arg weights=agent.pt -p 42485
+    $PY torch_agent.py train --out agent.pt                      # threads: half the free cores each
+    $PY torch_agent.py eval --weights agent.pt --games 2000 --opponents simple
+    $PY -m dhm.uecda --agent torch_agent.py:TorchAgent --arg weights=agent.pt -p 42485
+
+    ($PY: the interpreter `make python` built dhm for, PY=$(sh tools/pick_python.sh), with
+    PYTHONPATH naming the repository's build/python; run from python/examples.)
 """
 
 import argparse

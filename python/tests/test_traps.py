@@ -1,6 +1,7 @@
 """No traps for a newcomer: which interpreter make python builds for, and says so; an import from
 another interpreter names the one the build is for; {python} in pool lines; make python builds
-build/dhm too; pip install ./python works offline in a venv with the system's packages."""
+build/dhm too. (pip install ./python in a venv, offline, is run as docs/python.md gives it by
+test_docs_commands.py.)"""
 import os
 import shutil
 import subprocess
@@ -90,30 +91,3 @@ def test_python_placeholder_in_pool_lines(dhm_bin, tmp_path):
                                 "--sets", "3", "--games", "5", "--quiet"], cwd=tmp_path, ok=False, env=env)
         assert status == 1 and "x (exec:) did not connect in set " in err
         assert '(last line: "%s")' % want in err
-
-
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-def test_pip_install_offline_in_a_venv(tmp_path):
-    """pip install ./python in a venv made with --system-site-packages, with no index at all:
-    Debian's setuptools, wheel and numpy do the build; the installed package imports and plays
-    from another directory."""
-    venv = tmp_path / "venv"
-    p = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], capture_output=True,
-                       text=True, timeout=300)
-    if p.returncode != 0:
-        pytest.skip("no venv here (Debian: python3-venv): " + p.stderr.strip()[-200:])
-    py = str(venv / "bin" / "python")
-    # a copy of the package's sources, so that pip's in-tree build leaves nothing in the repository
-    src = tmp_path / "src"
-    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns("build*", ".git", "*.sqlite*", "demo", "__pycache__",
-                                                             "*.egg-info"))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_FIND_LINKS", "PIP_INDEX_URL")}
-    p = subprocess.run([py, "-m", "pip", "install", "--no-index", "--no-cache-dir", "./python"], cwd=src,
-                       capture_output=True, text=True, timeout=1200, env=env)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    p = subprocess.run([py, "-c", "import dhm, dhm._build as b; e = dhm.evaluate('simple', 'simple', 20, 1); "
-                                  "print(dhm.__file__, b.PYTHON, e.games)"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
-    assert p.returncode == 0, p.stderr
-    where, interp, games = p.stdout.split()
-    assert where.startswith(str(venv)) and interp == py and games == "20"
