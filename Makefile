@@ -123,9 +123,11 @@ $(O)/python/dhm/%.py: python/dhm/%.py
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# One line, then the interpreter's; V=1 prints the compiler commands. Errors always print.
 python:
 	@sh tools/deps.sh
-	@$(MAKE) --no-print-directory $(O)/dhm $(O)/python/dhm/_dhm$(PY_EXT) $(PY_FILES) python-build-info
+	@echo "== building $(O)/dhm and the package $(O)/python/dhm$(if $(filter 1,$(V)),, (V=1 shows the compiler commands))"
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(O)/dhm $(O)/python/dhm/_dhm$(PY_EXT) $(PY_FILES) python-build-info
 	@if [ "$(origin PYTHON)" = "command line" ]; then echo "make python: for $(PYTHON) (PYTHON=...)"; \
 	 else sh tools/pick_python.sh --why; fi
 

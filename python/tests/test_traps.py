@@ -91,3 +91,20 @@ def test_python_placeholder_in_pool_lines(dhm_bin, tmp_path):
                                 "--sets", "3", "--games", "5", "--quiet"], cwd=tmp_path, ok=False, env=env)
         assert status == 1 and "x (exec:) did not connect in set " in err
         assert '(last line: "%s")' % want in err
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_python_prints_a_line_a_step_not_every_compiler_command():
+    """As make demo: one line for the build, then the interpreter's; V=1 shows the commands. A
+    source of the extension is touched so that something is compiled and linked."""
+    if os.path.dirname(os.path.dirname(os.path.realpath(dhm.__file__))) != str(REPO / "build" / "python"):
+        pytest.skip("this package is not the repository's build/python (make python's own)")
+    os.utime(REPO / "python" / "src" / "obs.c")
+    _, out, err = run(["make", "--no-print-directory", "python"], cwd=REPO, timeout=900)
+    lines = (out + err).strip().splitlines()
+    assert lines[0].startswith("== building build/dhm and the package build/python/dhm (V=1 shows"), lines
+    assert lines[-1].startswith("make python: for "), lines
+    assert len(lines) == 2, lines  # no compiler line, no "is up to date"
+    os.utime(REPO / "python" / "src" / "obs.c")
+    _, out, _ = run(["make", "--no-print-directory", "python", "V=1"], cwd=REPO, timeout=900)
+    assert "obs.c" in out and " -shared " in out  # the compile and the link, shown
