@@ -237,6 +237,13 @@ static int stream_game(const char *s, int g, Shown *out)
 
 /* ---- the feed and the frames, in-process ---- */
 
+/* A viewer joining at some moment: the log position then, and the count of the last result its
+ * snapshot told (the hello's, or its last end frame's). */
+typedef struct Join {
+    uint64_t w;
+    long last;
+} Join;
+
 typedef struct Drain {
     WatchFeed *f;
     WatchChan ch;
@@ -244,7 +251,90 @@ typedef struct Drain {
     Shown *games, *recs; /* drained: the frames' moves and the record's, per game */
     int *nplays;         /* per game */
     int ngames, drain;
+    Join *joins;         /* joins: a viewer joins after every record applied (drained after every third game) */
+    int njoins, maxjoins;
 } Drain;
+
+/* The number after "key": in the frame at p (up to its blank line), or -1. */
+static long frame_long(const char *p, const char *key)
+{
+    const char *end = strstr(p, "\n\n"), *k = strstr(p, key);
+    return k && (!end || k < end) ? atol(k + strlen(key)) : -1;
+}
+
+/* The results a stream tells, in order, from `last` on: every end frame must count one game more
+ * than the one before (a hello, first in a snapshot, sets the count). Returns the last count. */
+static long ends_follow(const char *s, long last, const char *who)
+{
+    for (const char *p = strstr(s, "data: {"); p; p = strstr(p + 1, "data: {")) {
+        if (!strncmp(p, "data: {\"t\":\"hello\"", 18)) {
+            if (p != s)
+                fail_msg("%s: a hello in the middle", who);
+            last = frame_long(p, "\"done\":");
+        } else if (!strncmp(p, "data: {\"t\":\"end\"", 16)) {
+            const long done = frame_long(p, "\"done\":");
+            if (done != last + 1)
+                fail_msg("%s: a result saying %ld games done after %ld", who, done, last);
+            last = done;
+        }
+    }
+    return last;
+}
+
+/* A viewer joins now: its snapshot's results follow its hello one by one; what it reads next
+ * (the log from here) is checked at the end (joins_check). */
+static void join_now(Drain *d)
+{
+    Sb snap = {0};
+    chan_snapshot(&d->ch, &snap);
+    assert_non_null(snap.s);
+    assert_true(!strncmp(snap.s, "data: {\"t\":\"hello\"", 18));
+    const long hello = frame_long(snap.s, "\"done\":");
+    /* the hello's chart ends at or before its count */
+    const char *ch = strstr(snap.s, "\"chart\":["), *lastpt = NULL;
+    for (const char *q = strchr(ch, '[') + 1; (q = strchr(q, '[')) && q < strstr(ch, "]]") + 2; q++)
+        lastpt = q;
+    if (lastpt && atol(lastpt + 1) > hello)
+        fail_msg("a hello saying %ld games done with a chart point at %ld", hello, atol(lastpt + 1));
+    assert_true(d->njoins < d->maxjoins);
+    d->joins[d->njoins++] = (Join){d->ch.w, ends_follow(snap.s, hello, "a joiner's snapshot")};
+    sb_free(&snap);
+}
+
+/* After the match: for every joiner, the first result in the log after it joined is the one after
+ * its snapshot's last, and the log's results follow one another to the last game. */
+static void joins_check(Drain *d, long games)
+{
+    assert_true(d->ch.w < d->ch.cap); /* the log never wrapped: it is all there */
+    char *log = malloc(d->ch.w + 1);
+    memcpy(log, d->ch.log, d->ch.w);
+    log[d->ch.w] = 0;
+    int nend = 0;
+    for (const char *p = strstr(log, "data: {\"t\":\"end\""); p; p = strstr(p + 1, "data: {\"t\":\"end\""))
+        nend++;
+    assert_int_equal(nend, games); /* every game's result went out */
+    uint64_t *pos = malloc((size_t)nend * sizeof *pos);
+    long *done = malloc((size_t)nend * sizeof *done);
+    int k = 0;
+    for (const char *p = strstr(log, "data: {\"t\":\"end\""); p; p = strstr(p + 1, "data: {\"t\":\"end\"")) {
+        pos[k] = (uint64_t)(p - log);
+        done[k] = frame_long(p, "\"done\":");
+        assert_int_equal(done[k], k + 1);
+        k++;
+    }
+    int e = 0;
+    for (int j = 0; j < d->njoins; j++) {
+        while (e < nend && pos[e] < d->joins[j].w)
+            e++;
+        const long next = e < nend ? done[e] : games + 1;
+        if (next != d->joins[j].last + 1)
+            fail_msg("a viewer joining at byte %llu was told %ld games done, then the result of game %ld",
+                     (unsigned long long)d->joins[j].w, d->joins[j].last, next);
+    }
+    free(pos);
+    free(done);
+    free(log);
+}
 
 static void drain_now(Drain *d)
 {
@@ -259,6 +349,11 @@ static int after_game(void *ctx, const GameRecord *rec, const MatchResult *sofar
     (void)sofar;
     Drain *d = ctx;
     d->nplays[d->ngames] = rec->nplays;
+    if (d->joins && rec->number % 3 == 2) /* a record at a time, a viewer joining after each */
+        while (watch_feed_drain(d->f, d->buf, 1) == 1) {
+            chan_apply(&d->ch, &d->buf[0]);
+            join_now(d);
+        }
     if (d->drain) {
         Shown *k = &d->recs[d->ngames];
         k->g = rec->number;
@@ -274,8 +369,9 @@ static int after_game(void *ctx, const GameRecord *rec, const MatchResult *sofar
 }
 
 /* A match of simple and random players, watched (drain: the reader takes everything after each
- * game; else nobody reads), or not at all (watched = 0). */
-static void play_watched(Drain *d, int games, int watched, int drain, int hands, MatchResult *res)
+ * game; else nobody reads; maxjoins > 0: the reader takes a record at a time after every third
+ * game, a viewer joining after each), or not at all (watched = 0). */
+static void play_watched_joins(Drain *d, int games, int watched, int drain, int hands, int maxjoins, MatchResult *res)
 {
     Player *pl[NPLAYERS];
     const char *kinds[NPLAYERS] = {"simple", "random", "simple", "random", "simple"};
@@ -295,7 +391,11 @@ static void play_watched(Drain *d, int games, int watched, int drain, int hands,
         d->recs = calloc((size_t)games, sizeof *d->recs);
     }
     d->buf = malloc(WATCH_RING * sizeof *d->buf);
-    assert_int_equal(chan_init(&d->ch, CHAN_MATCH, 1 << 20), 0);
+    if (maxjoins) {
+        d->joins = calloc((size_t)maxjoins, sizeof *d->joins);
+        d->maxjoins = maxjoins;
+    }
+    assert_int_equal(chan_init(&d->ch, CHAN_MATCH, 8 << 20), 0);
     const char *names[NPLAYERS] = {"a<b>", "b\"q", "c&d", "d", "e"};
     chan_reset(&d->ch, -1, names, games);
     d->ch.hands = hands;
@@ -310,8 +410,14 @@ static void play_watched(Drain *d, int games, int watched, int drain, int hands,
         player_destroy(pl[p]);
 }
 
+static void play_watched(Drain *d, int games, int watched, int drain, int hands, MatchResult *res)
+{
+    play_watched_joins(d, games, watched, drain, hands, 0, res);
+}
+
 static void drain_free(Drain *d)
 {
+    free(d->joins);
     chan_free(&d->ch);
     watch_feed_free(d->f);
     free(d->buf);
@@ -341,11 +447,46 @@ static void test_frames_follow_the_record(void **state)
     assert_non_null(strstr(snap.s, "\"t\":\"deal\",\"g\":39,"));
     assert_non_null(strstr(snap.s, "data: {\"t\":\"over\""));
     assert_non_null(strstr(snap.s, "\"hands\":["));
+    /* and the last RECENT_GAMES games shown, oldest first, each move the record's, by ply */
+    int k = 0;
+    for (const char *p = strstr(snap.s, "data: {\"t\":\"game\","); p; p = strstr(p + 1, "data: {\"t\":\"game\",")) {
+        const int g = (int)frame_long(p, "\"g\":");
+        assert_int_equal(g, 40 - RECENT_GAMES + k);
+        const char *end = strstr(p, "\n\n");
+        int ply = 0;
+        for (const char *m = strstr(p, "{\"i\":"); m && m < end; m = strstr(m + 1, "{\"i\":"), ply++) {
+            assert_int_equal(atoi(m + 5), ply);
+            const char *t = strstr(m, "\"m\":\"") + 5;
+            char mv[64];
+            snprintf(mv, sizeof mv, "%.*s", (int)(strchr(t, '"') - t), t);
+            assert_string_equal(mv, d.recs[g].mv[ply]);
+        }
+        assert_int_equal(ply, d.recs[g].n);
+        k++;
+    }
+    assert_int_equal(k, RECENT_GAMES);
     sb_free(&snap);
     drain_free(&d);
     /* watching changed nothing */
     play_watched(&d, 40, 0, 0, 1, &plain);
     assert_memory_equal(plain.points, res.points, sizeof res.points);
+    drain_free(&d);
+}
+
+/* A viewer joining at any moment (after any record the view applies: in the middle of a game
+ * shown in full, after it, between the results of games not shown) is told a count in its hello
+ * and then every result after it, one by one, to the last game: the standings never step back
+ * and no game is missing (it was: a hello saying 49 games, then a replay of game 47 saying 48,
+ * and game 48's result never came). */
+static void test_joiners_see_every_result_once(void **state)
+{
+    (void)state;
+    Drain d;
+    MatchResult res;
+    play_watched_joins(&d, 60, 1, 0, 1, 20000, &res);
+    assert_true(d.njoins > 500);
+    assert_true(d.ch.skipped > 20 && d.ch.skipped < 50); /* games shown in full and games not */
+    joins_check(&d, 60);
     drain_free(&d);
 }
 
@@ -459,6 +600,38 @@ static char *chromium_dom(Proc *p, const char *dir, const char *name)
     return dom;
 }
 
+/* What a spectator follows, on a page whose match is over (last: the record's last game): the
+ * newest move marked, and only it (the game's last ply); the thinking times shown; the
+ * standings ranked by points, above the game. */
+static void check_following(const char *dom, const Shown *last, const char *who)
+{
+    const char *game = strstr(dom, "<div id=\"game\">");
+    assert_non_null(game);
+    const char *mark = strstr(game, "<span class=\"mv last\" data-i=\"");
+    if (!mark)
+        fail_msg("%s: no move marked as the newest", who);
+    assert_int_equal(atoi(mark + strlen("<span class=\"mv last\" data-i=\"")), last->n - 1);
+    assert_null(strstr(mark + 10, "class=\"mv last\"")); /* one mark */
+    char want[64];
+    snprintf(want, sizeof want, "<h2>Game %d ", last->g);
+    assert_non_null(strstr(game, want));
+    assert_non_null(strstr(game, "<span class=\"tt\">")); /* thinking times (the match is timed: --record) */
+    const char *st = strstr(dom, "<table id=\"standings\">");
+    assert_non_null(st);
+    assert_true(st < game); /* where a spectator looks first */
+    long prev = 1L << 40;
+    int rows = 0;
+    for (const char *r = strstr(st, "<tr data-p=\""); r && r < game; r = strstr(r + 1, "<tr data-p=\"")) {
+        const char *pts = strstr(strstr(r, "<td class=\"l\">"), "</td><td>") + 9; /* after the player */
+        long v = atol(pts);
+        if (v > prev)
+            fail_msg("%s: the standings are not ranked by points (%ld after %ld)", who, v, prev);
+        prev = v;
+        rows++;
+    }
+    assert_int_equal(rows, NPLAYERS);
+}
+
 /* Serve a match with the page open from the start and a second one joining in the middle. */
 static void page_equals_record(const char *ext, int nexternal)
 {
@@ -504,14 +677,18 @@ static void page_equals_record(const char *ext, int nexternal)
     for (int i = 0; i < n; i++)
         assert_int_equal(pa[i].g, i);
     same_moves(pa, n, rec, nrec, "the page");
+    check_following(dom, &rec[nrec - 1], "the page");
     free(dom);
-    /* the one that joined later: from a game in the middle on, each whole */
+    /* the one that joined later: the games before it joined too (the server keeps the recent
+     * games for every viewer), each whole */
     dom = chromium_dom(&b, s.dir, "joiner");
     assert_non_null(strstr(dom, "data-state=\"over\""));
     n = dom_games(dom, pb, 60);
-    assert_true(n >= 1);
-    assert_true(pb[0].g >= 4);
+    assert_int_equal(n, 10);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pb[i].g, i);
     same_moves(pb, n, rec, nrec, "the joining page");
+    check_following(dom, &rec[nrec - 1], "the joining page");
     free(dom);
     run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
@@ -775,6 +952,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_follow_the_record),
+        cmocka_unit_test(test_joiners_see_every_result_once),
         cmocka_unit_test(test_hidden_hands),
         cmocka_unit_test(test_undrained_feed_never_stops_a_match),
         cmocka_unit_test(test_bad_watch_options),
@@ -783,5 +961,7 @@ int main(void)
         cmocka_unit_test(test_hostile_viewers),
         cmocka_unit_test(test_tournament_page),
     };
+    if (getenv("DHM_TEST_FILTER")) /* e.g. DHM_TEST_FILTER='*chromium*': only those */
+        cmocka_set_test_filter(getenv("DHM_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
