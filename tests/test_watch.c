@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -25,6 +26,7 @@
 #include "record/kifu.h"
 #include "report/viewfmt.h"
 #include "watch/frames.h"
+#include "watch/watch.h"
 
 /* ---- helpers ---- */
 
@@ -830,7 +832,133 @@ static void test_hostile_viewers(void **state)
     const char *w = strstr(log, "viewers at most at once, ");
     if (!w || atoi(w + strlen("viewers at most at once, ")) < 1) /* viewers that left may count a moment longer */
         fail_msg("no refusal counted: %s", strstr(log, "watch:") ? strstr(log, "watch:") : log);
+    /* the bad requests, truthfully: the 1 MB header (431, answered by libmicrohttpd itself), the
+     * POST and BLAH (405), the garbage (400, libmicrohttpd) and the unknown path (404); the
+     * refusal (503) is not one of them */
+    const char *bad = strstr(log, "restarts of viewers that fell behind, ");
+    assert_non_null(bad);
+    long nbad = -1, large = -1;
+    assert_int_equal(sscanf(bad + strlen("restarts of viewers that fell behind, "), "%ld bad requests (%ld too large)",
+                            &nbad, &large),
+                     2);
+    if (nbad != 5 || large != 1)
+        fail_msg("%ld bad requests (%ld too large) counted, not 5 (1): %s", nbad, large, strstr(log, "watch:"));
     run_cmd(NULL, 0, "rm -rf %s %s", s.dir, p.dir);
+}
+
+/* The body of a chunked HTTP response (in place; from its headers on), NUL-terminated. */
+static char *dechunk(char *s)
+{
+    char *p = strstr(s, "\r\n\r\n"), *o;
+    assert_non_null(p);
+    p += 4;
+    o = p;
+    char *body = p;
+    for (;;) {
+        char *e;
+        long n = strtol(p, &e, 16);
+        if (e == p || strncmp(e, "\r\n", 2) || n <= 0 || (size_t)n > strlen(e + 2))
+            break;
+        memmove(o, e + 2, (size_t)n);
+        o += n;
+        p = e + 2 + n + 2;
+    }
+    *o = 0;
+    return body;
+}
+
+/* dhm serve --watch without a delay: raw viewers joining at a dozen moments each get a hello and
+ * then every result after its count, one by one, to the last game; and the server exits at
+ * once after the last game (it took 0.05-0.24 s: its watch thread slept out its 200 ms). */
+static void test_serve_late_joiners_and_exit(void **state)
+{
+    (void)state;
+    enum { GAMES = 300, VIEWERS = 12, CAP = 4 << 20 };
+    Served s;
+    serve_start(&s, "--games 300 --seed 6 --watch 0");
+    for (int i = 0; i < NPLAYERS; i++)
+        client_start(&s, i, NULL);
+    int fd[VIEWERS], nv = 0, open_fds = 0;
+    static char buf[VIEWERS][CAP];
+    size_t len[VIEWERS] = {0};
+    const double t0 = game_clock_ms();
+    double t_last = 0, t_exit = 0, next_join = t0 + 100;
+    int st = -1;
+    while (!t_exit || open_fds > 0) {
+        const double now = game_clock_ms();
+        if (!t_exit && nv < VIEWERS && now >= next_join) { /* a viewer joins every 120 ms */
+            fd[nv] = tcp_connect(s.wport);
+            if (fd[nv] >= 0) {
+                const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+                send_all(fd[nv], req, strlen(req));
+                nv++;
+                open_fds++;
+            }
+            next_join = now + 120;
+        }
+        struct pollfd pf[VIEWERS];
+        for (int i = 0; i < nv; i++)
+            pf[i] = (struct pollfd){fd[i], POLLIN, 0};
+        poll(pf, (nfds_t)nv, 1);
+        for (int i = 0; i < nv; i++) {
+            if (fd[i] < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t k = recv(fd[i], buf[i] + len[i], CAP - 1 - len[i], 0);
+            if (k <= 0) {
+                close(fd[i]);
+                fd[i] = -1;
+                open_fds--;
+                continue;
+            }
+            len[i] += (size_t)k;
+            buf[i][len[i]] = 0;
+            assert_true(len[i] < CAP - 1);
+        }
+        if (!t_last && strstr(slurp_file(s.err), "game 299:"))
+            t_last = game_clock_ms();
+        int ws;
+        if (!t_exit && waitpid(s.srv.pid, &ws, WNOHANG) == s.srv.pid) {
+            t_exit = game_clock_ms();
+            st = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+        }
+        assert_true(now - t0 < 120000);
+        if (t_exit) /* the streams ended with the server: what is left is read, then closed */
+            for (int i = 0; i < nv; i++)
+                if (fd[i] >= 0 && !(pf[i].revents & POLLIN)) {
+                    close(fd[i]);
+                    fd[i] = -1;
+                    open_fds--;
+                }
+    }
+    assert_int_equal(st, 0);
+    for (int i = 0; i < NPLAYERS; i++)
+        assert_int_equal(proc_wait(&s.cl[i], 60), 0);
+    assert_true(t_last > 0);
+    if (t_exit - t_last > 100)
+        fail_msg("dhm serve --watch exited %.0f ms after its last game (at most 100)", t_exit - t_last);
+    print_message("dhm serve --watch exited %.1f ms after its last game\n", t_exit - t_last);
+    assert_true(nv >= 8);
+    long hellos[VIEWERS];
+    int distinct = 0;
+    for (int i = 0; i < nv; i++) {
+        assert_true(!strncmp(buf[i], "HTTP/1.1 200", 12));
+        const char *body = dechunk(buf[i]);
+        if (strncmp(body, "data: {\"t\":\"hello\"", 18))
+            fail_msg("viewer %d: no hello first: %.300s", i, body);
+        hellos[i] = frame_long(body, "\"done\":");
+        char who[32];
+        snprintf(who, sizeof who, "viewer %d", i);
+        assert_int_equal(ends_follow(body, hellos[i], who), GAMES);
+        assert_non_null(strstr(body, "data: {\"t\":\"over\""));
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= hellos[j] == hellos[i];
+        distinct += !seen;
+    }
+    assert_true(distinct >= 4); /* they joined at different moments of the match */
+    const char *log = slurp_file(s.err);
+    assert_non_null(strstr(log, "restarts of viewers that fell behind"));
+    run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
 
 static void test_bad_watch_options(void **state)
@@ -858,6 +986,59 @@ static void test_bad_watch_options(void **state)
 }
 
 /* ---- dhm tournament --watch ---- */
+
+static int count_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    (void)rec;
+    watch_feed_game(ctx, sofar); /* as a tournament's worker does after every game */
+    return 0;
+}
+
+/* The tournament page counts games as they are played: with a set of 50 games played and none
+ * stored, the progress says 50 games (it said 0 until the first set was stored, over 4 minutes
+ * into a run of 1,000-game sets), and the set in play says 50 of its games (it said 0 unless
+ * someone watched the set). */
+static void test_tournament_counts_games(void **state)
+{
+    (void)state;
+    WatchConfig cfg;
+    watch_config_default(&cfg);
+    WatchServer *w;
+    char err[256];
+    assert_int_equal(watch_start(&w, &cfg, err, sizeof err), 0);
+    const char *names[5] = {"alpha", "beta", "gamma", "delta", "eps"};
+    assert_int_equal(watch_tournament(w, 5, names, 3, 50, 1, "t.sqlite"), 0);
+    watch_progress(w, 0, 3, 0, 0.0, 0); /* the start: no set stored */
+    const int who[NPLAYERS] = {0, 1, 2, 3, 4};
+    WatchFeed *f = watch_set_begin(w, 0, who);
+    assert_non_null(f);
+    Player *pl[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        assert_int_equal(player_create(p % 2 ? "random" : "simple", player_seed(3, p), &pl[p], err, sizeof err), 0);
+    MatchConfig mc;
+    match_config_default(&mc);
+    mc.games = 50;
+    GameRecord *rec = malloc(sizeof *rec);
+    MatchResult res;
+    assert_int_equal(match_run(pl, &mc, watch_feed_hooks(f), count_game, f, rec, &res), 0);
+    free(rec);
+    for (int p = 0; p < NPLAYERS; p++)
+        player_destroy(pl[p]);
+    /* the set is not over (not stored): a viewer of the run is told its games within a second */
+    int fd = tcp_connect(watch_port(w));
+    assert_true(fd >= 0);
+    const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+    send_all(fd, req, strlen(req));
+    static char ev[1 << 16];
+    read_until(fd, ev, sizeof ev, "\"total\":3,\"games\":50,", 3000);
+    close(fd);
+    if (!strstr(ev, "{\"t\":\"prog\",\"done\":0,\"total\":3,\"games\":50,"))
+        fail_msg("no progress frame counting 50 games before a set is stored: %.2000s", ev);
+    assert_non_null(strstr(ev, "\"running\":[{\"k\":0,\"done\":50,"));
+    watch_set_end(w, f);
+    watch_finish(w);
+    watch_stop(w, NULL, NULL);
+}
 
 static void test_tournament_page(void **state)
 {
@@ -913,6 +1094,19 @@ static void test_tournament_page(void **state)
     char *dom = chromium_dom(&br, dir, "tour");
     assert_non_null(strstr(dom, "data-state=\"over\""));
     assert_non_null(strstr(dom, "data-live=\"1\"")); /* it saw the run in progress */
+    /* the progress bar as Chromium drew it (fill width / inner width / percent): full at the end,
+     * in proportion part-way (it stayed empty: a <div> in a <p> was moved out of the bar) */
+    double fill, width, pc;
+    const char *bar = strstr(dom, "data-bar=\"");
+    assert_non_null(bar);
+    assert_int_equal(sscanf(bar + 10, "%lf/%lf/%lf", &fill, &width, &pc), 3);
+    if (pc != 100 || width < 100 || fabs(fill - width) > 1)
+        fail_msg("the progress bar at the end: %.0f px of %.0f filled at %.1f%%", fill, width, pc);
+    bar = strstr(dom, "data-bar-part=\"");
+    assert_non_null(bar);
+    assert_int_equal(sscanf(bar + 15, "%lf/%lf/%lf", &fill, &width, &pc), 3);
+    if (!(pc > 0 && pc < 100) || fill < 1 || fabs(fill - width * pc / 100) > 1.5)
+        fail_msg("the progress bar part-way: %.1f px of %.0f filled at %.1f%%", fill, width, pc);
     /* the standings: as dhm rate --db rates the store, and as the summary's means */
     static char rate[1 << 16], sum[1 << 17];
     assert_int_equal(run_cmd(rate, sizeof rate, "%s rate --db %s", dhm_bin(), db), 0);
@@ -958,7 +1152,9 @@ int main(void)
         cmocka_unit_test(test_bad_watch_options),
         cmocka_unit_test(test_serve_page_in_chromium),
         cmocka_unit_test(test_serve_page_external_clients),
+        cmocka_unit_test(test_serve_late_joiners_and_exit),
         cmocka_unit_test(test_hostile_viewers),
+        cmocka_unit_test(test_tournament_counts_games),
         cmocka_unit_test(test_tournament_page),
     };
     if (getenv("DHM_TEST_FILTER")) /* e.g. DHM_TEST_FILTER='*chromium*': only those */
