@@ -57,7 +57,7 @@ static int push(WatchFeed *f, const WatchRec *r, unsigned long need)
 }
 
 /* A new game may be recorded when the whole of it fits and, without a delay, when the reader
- * has taken the last game recorded (it drains ten times a second) and the last one began at
+ * has taken the last game recorded (it drains five times a second) and the last one began at
  * least gap_ms ago: no page shows more, and every viewer is spared the bytes. */
 static int admit(WatchFeed *f)
 {
