@@ -97,6 +97,18 @@ static size_t http(int port, const char *req, size_t reqlen, char *out, size_t c
     return n;
 }
 
+/* A raw viewer: GET path, its stream read into out until `stop` appears (or ms pass); it leaves. */
+static void stream_read(int port, const char *path, char *out, size_t cap, const char *stop, int ms)
+{
+    int fd = tcp_connect(port);
+    assert_true(fd >= 0);
+    char req[256];
+    const int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
+    send_all(fd, req, (size_t)n);
+    read_until(fd, out, cap, stop, ms);
+    close(fd);
+}
+
 /* The number after key in the text of file path (waiting up to ms for it to appear), or 0. */
 static int wait_number(const char *path, const char *key, int ms)
 {
@@ -653,13 +665,8 @@ static void page_equals_record(const char *ext, int nexternal)
     /* a raw viewer in the middle of game 4 (game 3 just ended; a game lasts > 0.5 s at 20 ms a move) */
     assert_true(wait_text(s.err, "game 3:", 120000));
     usleep(200000);
-    int fd = tcp_connect(s.wport);
-    assert_true(fd >= 0);
-    const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-    send_all(fd, req, strlen(req));
     static char ev[1 << 20];
-    read_until(fd, ev, sizeof ev, "\"t\":\"end\",\"g\":4,", 60000);
-    close(fd);
+    stream_read(s.wport, "/events", ev, sizeof ev, "\"t\":\"end\",\"g\":4,", 60000);
     chromium_start(&b, s.dir, "joiner", s.wport, "/");
     serve_wait(&s);
     static Shown rec[16], pa[60], pb[60], raw;
@@ -1036,13 +1043,8 @@ static void test_tournament_counts_games(void **state)
     for (int p = 0; p < NPLAYERS; p++)
         player_destroy(pl[p]);
     /* the set is not over (not stored): a viewer of the run is told its games within a second */
-    int fd = tcp_connect(watch_port(w));
-    assert_true(fd >= 0);
-    const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-    send_all(fd, req, strlen(req));
     static char ev[1 << 16];
-    read_until(fd, ev, sizeof ev, "\"total\":3,\"games\":50,", 3000);
-    close(fd);
+    stream_read(watch_port(w), "/events", ev, sizeof ev, "\"total\":3,\"games\":50,", 3000);
     if (!strstr(ev, "{\"t\":\"prog\",\"done\":0,\"total\":3,\"games\":50,"))
         fail_msg("no progress frame counting 50 games before a set is stored: %.2000s", ev);
     assert_non_null(strstr(ev, "\"running\":[{\"k\":0,\"done\":50,"));
@@ -1079,26 +1081,19 @@ static void test_tournament_page(void **state)
     assert_true(wport > 0);
     chromium_start(&br, dir, "tour", wport, "/");
     /* a raw viewer of the progress: a set being played, then that set's own stream */
-    int fd = tcp_connect(wport);
-    const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-    send_all(fd, req, strlen(req));
     static char ev[1 << 18], set[1 << 18];
-    read_until(fd, ev, sizeof ev, "\"running\":[{\"k\":", 30000);
-    close(fd);
+    stream_read(wport, "/events", ev, sizeof ev, "\"running\":[{\"k\":", 30000);
     const char *r = strstr(ev, "\"running\":[{\"k\":");
     assert_non_null(r);
     long k = atol(r + 16);
     char path[256];
-    int n = snprintf(path, sizeof path, "GET /events?set=%ld HTTP/1.1\r\nHost: x\r\n\r\n", k);
-    fd = tcp_connect(wport);
-    send_all(fd, path, (size_t)n);
-    read_until(fd, set, sizeof set, "\"t\":\"play\"", 30000);
-    close(fd);
+    snprintf(path, sizeof path, "/events?set=%ld", k);
+    stream_read(wport, path, set, sizeof set, "\"t\":\"play\"", 30000);
     char want[64];
     snprintf(want, sizeof want, "\"mode\":\"set\",\"set\":%ld,", k);
     if (!strstr(set, want) && !strstr(set, "is not being played now")) /* it may just have ended */
         fail_msg("set %ld's stream: %.500s", k, set);
-    n = snprintf(path, sizeof path, "GET /set/%ld HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", k);
+    int n = snprintf(path, sizeof path, "GET /set/%ld HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", k);
     http(wport, path, (size_t)n, set, sizeof set, 5000);
     assert_true(!strncmp(set, "HTTP/1.1 200", 12));
     assert_int_equal(proc_wait(&t, 300), 0);
