@@ -493,6 +493,7 @@ int cmd_tournament(int argc, char **argv)
             tc.watch = &tws;
             pg.tw = &tw;
             tw_standings(&tw); /* a resumed run's sets so far */
+            watch_progress(watch.server, tw.already, run.sets, 0, 0.0, tw.already); /* the page's first figures */
         }
     }
     if (rc) {

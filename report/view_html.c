@@ -29,8 +29,9 @@ const char *view_html_css(void) { return CSS; }
 
 static void card(FILE *f, const CardTok *t)
 {
-    fprintf(f, "<span class=\"cd%s%s\"%s%s%s>", t->red ? " r" : "", t->joker ? " jk" : "",
-            *t->as ? " title=\"the joker as " : "", t->as, *t->as ? "\"" : "");
+    const char *as = !strcmp(t->as, "u") ? "below the 3" : !strcmp(t->as, "o") ? "above the 2" : t->as;
+    fprintf(f, "<span class=\"cd%s%s\"%s%s%s%s>", t->red ? " r" : "", t->joker ? " jk" : "",
+            *t->as ? " title=\"the joker " : "", *t->as && as == t->as ? "as " : "", as, *t->as ? "\"" : "");
     html_esc(f, t->s);
     if (*t->as) {
         fprintf(f, "<small>");

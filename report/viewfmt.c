@@ -53,12 +53,17 @@ int viewfmt_move(Move m, CardTok *out)
         if (b == stand) {
             card_tok(JOKER_BIT, &out[n]);
             const int col = b >> 2;
-            if (col >= COL_MIN && col <= COL_MAX) { /* the slots below the 3 and above the 2 have no name */
+            if (col >= COL_MIN && col <= COL_MAX) {
                 CardTok as;
                 card_tok(b, &as);
                 memcpy(out[n].as, as.s, sizeof as.s);
                 out[n].as_cols = as.cols;
                 out[n].red = as.red;
+            } else { /* the slots below the 3 and above the 2: the kifu's ranks u and o ("s-u34(u)") */
+                out[n].as[0] = RANK_CHARS[col & 15];
+                out[n].as[1] = 0;
+                out[n].as_cols = 1;
+                out[n].red = (b & 3) == SUIT_D || (b & 3) == SUIT_H;
             }
             n++;
         } else {

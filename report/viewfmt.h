@@ -12,7 +12,8 @@
 
 typedef struct CardTok {
     char s[16];   /* "10♥", "JK"; a joker standing in: "JK" with `as` set */
-    char as[16];  /* the card the joker stands for ("7♥"), or "" */
+    char as[16];  /* the card the joker stands for ("7♥"), "u"/"o" for the slot below the 3 / above
+                   * the 2 at the ends of a sequence (the kifu's ranks), or "" */
     int cols, as_cols; /* their display columns */
     size_t len;        /* strlen(s) */
     int red;      /* diamonds and hearts (and a joker standing in for one) */
@@ -25,7 +26,7 @@ int viewfmt_cards(Cards c, CardTok *out);
  * joker's slots); a pass is no token. */
 #define VIEWFMT_MOVE_MAX 16
 int viewfmt_move(Move m, CardTok *out);
-/* A move as plain text: "8♥ 8♠", "JK(7♥) 8♥", "pass". */
+/* A move as plain text: "8♥ 8♠", "JK(7♥) 8♥", "JK(u) 3♥ 4♥", "pass". */
 void viewfmt_move_text(Move m, char *buf, size_t size);
 /* A gift or card set as plain text ("2♠ JK"); "" when empty. */
 void viewfmt_cards_text(Cards c, char *buf, size_t size);

@@ -253,7 +253,10 @@ static void pretty_move(const char *m, char *out, size_t n)
     } else { /* a sequence: cells in rank order */
         for (const char *r = ranks; *r; r++) {
             char c[16];
-            pretty_card(suits[0], *r, c, sizeof c);
+            if (*r == 'u' || *r == 'o') /* the joker's slots below the 3 and above the 2 keep the kifu's rank */
+                snprintf(c, sizeof c, "%c", *r);
+            else
+                pretty_card(suits[0], *r, c, sizeof c);
             k += (size_t)snprintf(out + k, n - k, "%s%s%s%s", k ? " " : "", jk == *r ? "JK(" : "", c, jk == *r ? ")" : "");
         }
     }
@@ -520,7 +523,8 @@ static void views_of(const char *dir, const char *kifu, const char *tag)
     free(o);
 }
 
-/* Long sequences are drawn whole (a run may take up to thirteen ranks and the joker). */
+/* Long sequences are drawn whole (a run may take up to thirteen ranks and the joker), and a joker
+ * at either end of one is written with the kifu's rank for that slot. */
 static void test_long_sequences(void **state)
 {
     (void)state;
@@ -528,7 +532,10 @@ static void test_long_sequences(void **state)
         const char *kifu, *text;
     } CASES[] = {{"s-6789tj", "6\u2660 7\u2660 8\u2660 9\u2660 10\u2660 J\u2660"},
                  {"d-3456789tjqka2", "3\u2666 4\u2666 5\u2666 6\u2666 7\u2666 8\u2666 9\u2666 10\u2666 J\u2666 Q\u2666 K\u2666 A\u2666 2\u2666"},
-                 {"h-456789(7)", "4\u2665 5\u2665 6\u2665 JK(7\u2665) 8\u2665 9\u2665"}};
+                 {"h-456789(7)", "4\u2665 5\u2665 6\u2665 JK(7\u2665) 8\u2665 9\u2665"},
+                 /* the joker at the ends: the kifu's ranks u and o, as the kifu writes them */
+                 {"s-u34(u)", "JK(u) 3\u2660 4\u2660"},
+                 {"d-a2o(o)", "A\u2666 2\u2666 JK(o)"}};
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         Move m;
         assert_int_equal(move_parse(CASES[i].kifu, strlen(CASES[i].kifu), &m), 0);

@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -25,8 +26,15 @@
 #include "record/kifu.h"
 #include "report/viewfmt.h"
 #include "watch/frames.h"
+#include "watch/watch.h"
 
 /* ---- helpers ---- */
+
+#ifdef __has_feature
+#define HAS_ASAN_CLANG __has_feature(address_sanitizer)
+#else
+#define HAS_ASAN_CLANG 0
+#endif
 
 static int have_chromium(void) { return run_cmd(NULL, 0, "command -v chromium >/dev/null 2>&1") == 0; }
 
@@ -87,6 +95,18 @@ static size_t http(int port, const char *req, size_t reqlen, char *out, size_t c
     size_t n = read_until(fd, out, cap, NULL, ms);
     close(fd);
     return n;
+}
+
+/* A raw viewer: GET path, its stream read into out until `stop` appears (or ms pass); it leaves. */
+static void stream_read(int port, const char *path, char *out, size_t cap, const char *stop, int ms)
+{
+    int fd = tcp_connect(port);
+    assert_true(fd >= 0);
+    char req[256];
+    const int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
+    send_all(fd, req, (size_t)n);
+    read_until(fd, out, cap, stop, ms);
+    close(fd);
 }
 
 /* The number after key in the text of file path (waiting up to ms for it to appear), or 0. */
@@ -237,6 +257,13 @@ static int stream_game(const char *s, int g, Shown *out)
 
 /* ---- the feed and the frames, in-process ---- */
 
+/* A viewer joining at some moment: the log position then, and the count of the last result its
+ * snapshot told (the hello's, or its last end frame's). */
+typedef struct Join {
+    uint64_t w;
+    long last;
+} Join;
+
 typedef struct Drain {
     WatchFeed *f;
     WatchChan ch;
@@ -244,7 +271,90 @@ typedef struct Drain {
     Shown *games, *recs; /* drained: the frames' moves and the record's, per game */
     int *nplays;         /* per game */
     int ngames, drain;
+    Join *joins;         /* joins: a viewer joins after every record applied (drained after every third game) */
+    int njoins, maxjoins;
 } Drain;
+
+/* The number after "key": in the frame at p (up to its blank line), or -1. */
+static long frame_long(const char *p, const char *key)
+{
+    const char *end = strstr(p, "\n\n"), *k = strstr(p, key);
+    return k && (!end || k < end) ? atol(k + strlen(key)) : -1;
+}
+
+/* The results a stream tells, in order, from `last` on: every end frame must count one game more
+ * than the one before (a hello, first in a snapshot, sets the count). Returns the last count. */
+static long ends_follow(const char *s, long last, const char *who)
+{
+    for (const char *p = strstr(s, "data: {"); p; p = strstr(p + 1, "data: {")) {
+        if (!strncmp(p, "data: {\"t\":\"hello\"", 18)) {
+            if (p != s)
+                fail_msg("%s: a hello in the middle", who);
+            last = frame_long(p, "\"done\":");
+        } else if (!strncmp(p, "data: {\"t\":\"end\"", 16)) {
+            const long done = frame_long(p, "\"done\":");
+            if (done != last + 1)
+                fail_msg("%s: a result saying %ld games done after %ld", who, done, last);
+            last = done;
+        }
+    }
+    return last;
+}
+
+/* A viewer joins now: its snapshot's results follow its hello one by one; what it reads next
+ * (the log from here) is checked at the end (joins_check). */
+static void join_now(Drain *d)
+{
+    Sb snap = {0};
+    chan_snapshot(&d->ch, &snap);
+    assert_non_null(snap.s);
+    assert_true(!strncmp(snap.s, "data: {\"t\":\"hello\"", 18));
+    const long hello = frame_long(snap.s, "\"done\":");
+    /* the hello's chart ends at or before its count */
+    const char *ch = strstr(snap.s, "\"chart\":["), *lastpt = NULL;
+    for (const char *q = strchr(ch, '[') + 1; (q = strchr(q, '[')) && q < strstr(ch, "]]") + 2; q++)
+        lastpt = q;
+    if (lastpt && atol(lastpt + 1) > hello)
+        fail_msg("a hello saying %ld games done with a chart point at %ld", hello, atol(lastpt + 1));
+    assert_true(d->njoins < d->maxjoins);
+    d->joins[d->njoins++] = (Join){d->ch.w, ends_follow(snap.s, hello, "a joiner's snapshot")};
+    sb_free(&snap);
+}
+
+/* After the match: for every joiner, the first result in the log after it joined is the one after
+ * its snapshot's last, and the log's results follow one another to the last game. */
+static void joins_check(Drain *d, long games)
+{
+    assert_true(d->ch.w < d->ch.cap); /* the log never wrapped: it is all there */
+    char *log = malloc(d->ch.w + 1);
+    memcpy(log, d->ch.log, d->ch.w);
+    log[d->ch.w] = 0;
+    int nend = 0;
+    for (const char *p = strstr(log, "data: {\"t\":\"end\""); p; p = strstr(p + 1, "data: {\"t\":\"end\""))
+        nend++;
+    assert_int_equal(nend, games); /* every game's result went out */
+    uint64_t *pos = malloc((size_t)nend * sizeof *pos);
+    long *done = malloc((size_t)nend * sizeof *done);
+    int k = 0;
+    for (const char *p = strstr(log, "data: {\"t\":\"end\""); p; p = strstr(p + 1, "data: {\"t\":\"end\"")) {
+        pos[k] = (uint64_t)(p - log);
+        done[k] = frame_long(p, "\"done\":");
+        assert_int_equal(done[k], k + 1);
+        k++;
+    }
+    int e = 0;
+    for (int j = 0; j < d->njoins; j++) {
+        while (e < nend && pos[e] < d->joins[j].w)
+            e++;
+        const long next = e < nend ? done[e] : games + 1;
+        if (next != d->joins[j].last + 1)
+            fail_msg("a viewer joining at byte %llu was told %ld games done, then the result of game %ld",
+                     (unsigned long long)d->joins[j].w, d->joins[j].last, next);
+    }
+    free(pos);
+    free(done);
+    free(log);
+}
 
 static void drain_now(Drain *d)
 {
@@ -259,6 +369,11 @@ static int after_game(void *ctx, const GameRecord *rec, const MatchResult *sofar
     (void)sofar;
     Drain *d = ctx;
     d->nplays[d->ngames] = rec->nplays;
+    if (d->joins && rec->number % 3 == 2) /* a record at a time, a viewer joining after each */
+        while (watch_feed_drain(d->f, d->buf, 1) == 1) {
+            chan_apply(&d->ch, &d->buf[0]);
+            join_now(d);
+        }
     if (d->drain) {
         Shown *k = &d->recs[d->ngames];
         k->g = rec->number;
@@ -274,8 +389,9 @@ static int after_game(void *ctx, const GameRecord *rec, const MatchResult *sofar
 }
 
 /* A match of simple and random players, watched (drain: the reader takes everything after each
- * game; else nobody reads), or not at all (watched = 0). */
-static void play_watched(Drain *d, int games, int watched, int drain, int hands, MatchResult *res)
+ * game; else nobody reads; maxjoins > 0: the reader takes a record at a time after every third
+ * game, a viewer joining after each), or not at all (watched = 0). */
+static void play_watched_joins(Drain *d, int games, int watched, int drain, int hands, int maxjoins, MatchResult *res)
 {
     Player *pl[NPLAYERS];
     const char *kinds[NPLAYERS] = {"simple", "random", "simple", "random", "simple"};
@@ -295,7 +411,11 @@ static void play_watched(Drain *d, int games, int watched, int drain, int hands,
         d->recs = calloc((size_t)games, sizeof *d->recs);
     }
     d->buf = malloc(WATCH_RING * sizeof *d->buf);
-    assert_int_equal(chan_init(&d->ch, CHAN_MATCH, 1 << 20), 0);
+    if (maxjoins) {
+        d->joins = calloc((size_t)maxjoins, sizeof *d->joins);
+        d->maxjoins = maxjoins;
+    }
+    assert_int_equal(chan_init(&d->ch, CHAN_MATCH, 8 << 20), 0);
     const char *names[NPLAYERS] = {"a<b>", "b\"q", "c&d", "d", "e"};
     chan_reset(&d->ch, -1, names, games);
     d->ch.hands = hands;
@@ -310,8 +430,14 @@ static void play_watched(Drain *d, int games, int watched, int drain, int hands,
         player_destroy(pl[p]);
 }
 
+static void play_watched(Drain *d, int games, int watched, int drain, int hands, MatchResult *res)
+{
+    play_watched_joins(d, games, watched, drain, hands, 0, res);
+}
+
 static void drain_free(Drain *d)
 {
+    free(d->joins);
     chan_free(&d->ch);
     watch_feed_free(d->f);
     free(d->buf);
@@ -341,11 +467,46 @@ static void test_frames_follow_the_record(void **state)
     assert_non_null(strstr(snap.s, "\"t\":\"deal\",\"g\":39,"));
     assert_non_null(strstr(snap.s, "data: {\"t\":\"over\""));
     assert_non_null(strstr(snap.s, "\"hands\":["));
+    /* and the last RECENT_GAMES games shown, oldest first, each move the record's, by ply */
+    int k = 0;
+    for (const char *p = strstr(snap.s, "data: {\"t\":\"game\","); p; p = strstr(p + 1, "data: {\"t\":\"game\",")) {
+        const int g = (int)frame_long(p, "\"g\":");
+        assert_int_equal(g, 40 - RECENT_GAMES + k);
+        const char *end = strstr(p, "\n\n");
+        int ply = 0;
+        for (const char *m = strstr(p, "{\"i\":"); m && m < end; m = strstr(m + 1, "{\"i\":"), ply++) {
+            assert_int_equal(atoi(m + 5), ply);
+            const char *t = strstr(m, "\"m\":\"") + 5;
+            char mv[64];
+            snprintf(mv, sizeof mv, "%.*s", (int)(strchr(t, '"') - t), t);
+            assert_string_equal(mv, d.recs[g].mv[ply]);
+        }
+        assert_int_equal(ply, d.recs[g].n);
+        k++;
+    }
+    assert_int_equal(k, RECENT_GAMES);
     sb_free(&snap);
     drain_free(&d);
     /* watching changed nothing */
     play_watched(&d, 40, 0, 0, 1, &plain);
     assert_memory_equal(plain.points, res.points, sizeof res.points);
+    drain_free(&d);
+}
+
+/* A viewer joining at any moment (after any record the view applies: in the middle of a game
+ * shown in full, after it, between the results of games not shown) is told a count in its hello
+ * and then every result after it, one by one, to the last game: the standings never step back
+ * and no game is missing (it was: a hello saying 49 games, then a replay of game 47 saying 48,
+ * and game 48's result never came). */
+static void test_joiners_see_every_result_once(void **state)
+{
+    (void)state;
+    Drain d;
+    MatchResult res;
+    play_watched_joins(&d, 60, 1, 0, 1, 20000, &res);
+    assert_true(d.njoins > 500);
+    assert_true(d.ch.skipped > 20 && d.ch.skipped < 50); /* games shown in full and games not */
+    joins_check(&d, 60);
     drain_free(&d);
 }
 
@@ -459,6 +620,38 @@ static char *chromium_dom(Proc *p, const char *dir, const char *name)
     return dom;
 }
 
+/* What a spectator follows, on a page whose match is over (last: the record's last game): the
+ * newest move marked, and only it (the game's last ply); the thinking times shown; the
+ * standings ranked by points, above the game. */
+static void check_following(const char *dom, const Shown *last, const char *who)
+{
+    const char *game = strstr(dom, "<div id=\"game\">");
+    assert_non_null(game);
+    const char *mark = strstr(game, "<span class=\"mv last\" data-i=\"");
+    if (!mark)
+        fail_msg("%s: no move marked as the newest", who);
+    assert_int_equal(atoi(mark + strlen("<span class=\"mv last\" data-i=\"")), last->n - 1);
+    assert_null(strstr(mark + 10, "class=\"mv last\"")); /* one mark */
+    char want[64];
+    snprintf(want, sizeof want, "<h2>Game %d ", last->g);
+    assert_non_null(strstr(game, want));
+    assert_non_null(strstr(game, "<span class=\"tt\">")); /* thinking times (the match is timed: --record) */
+    const char *st = strstr(dom, "<table id=\"standings\">");
+    assert_non_null(st);
+    assert_true(st < game); /* where a spectator looks first */
+    long prev = 1L << 40;
+    int rows = 0;
+    for (const char *r = strstr(st, "<tr data-p=\""); r && r < game; r = strstr(r + 1, "<tr data-p=\"")) {
+        const char *pts = strstr(strstr(r, "<td class=\"l\">"), "</td><td>") + 9; /* after the player */
+        long v = atol(pts);
+        if (v > prev)
+            fail_msg("%s: the standings are not ranked by points (%ld after %ld)", who, v, prev);
+        prev = v;
+        rows++;
+    }
+    assert_int_equal(rows, NPLAYERS);
+}
+
 /* Serve a match with the page open from the start and a second one joining in the middle. */
 static void page_equals_record(const char *ext, int nexternal)
 {
@@ -472,13 +665,8 @@ static void page_equals_record(const char *ext, int nexternal)
     /* a raw viewer in the middle of game 4 (game 3 just ended; a game lasts > 0.5 s at 20 ms a move) */
     assert_true(wait_text(s.err, "game 3:", 120000));
     usleep(200000);
-    int fd = tcp_connect(s.wport);
-    assert_true(fd >= 0);
-    const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-    send_all(fd, req, strlen(req));
     static char ev[1 << 20];
-    read_until(fd, ev, sizeof ev, "\"t\":\"end\",\"g\":4,", 60000);
-    close(fd);
+    stream_read(s.wport, "/events", ev, sizeof ev, "\"t\":\"end\",\"g\":4,", 60000);
     chromium_start(&b, s.dir, "joiner", s.wport, "/");
     serve_wait(&s);
     static Shown rec[16], pa[60], pb[60], raw;
@@ -504,14 +692,18 @@ static void page_equals_record(const char *ext, int nexternal)
     for (int i = 0; i < n; i++)
         assert_int_equal(pa[i].g, i);
     same_moves(pa, n, rec, nrec, "the page");
+    check_following(dom, &rec[nrec - 1], "the page");
     free(dom);
-    /* the one that joined later: from a game in the middle on, each whole */
+    /* the one that joined later: the games before it joined too (the server keeps the recent
+     * games for every viewer), each whole */
     dom = chromium_dom(&b, s.dir, "joiner");
     assert_non_null(strstr(dom, "data-state=\"over\""));
     n = dom_games(dom, pb, 60);
-    assert_true(n >= 1);
-    assert_true(pb[0].g >= 4);
+    assert_int_equal(n, 10);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(pb[i].g, i);
     same_moves(pb, n, rec, nrec, "the joining page");
+    check_following(dom, &rec[nrec - 1], "the joining page");
     free(dom);
     run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
@@ -653,7 +845,138 @@ static void test_hostile_viewers(void **state)
     const char *w = strstr(log, "viewers at most at once, ");
     if (!w || atoi(w + strlen("viewers at most at once, ")) < 1) /* viewers that left may count a moment longer */
         fail_msg("no refusal counted: %s", strstr(log, "watch:") ? strstr(log, "watch:") : log);
+    /* the bad requests, truthfully: the 1 MB header (431, answered by libmicrohttpd itself), the
+     * POST and BLAH (405), the garbage (400, libmicrohttpd) and the unknown path (404); the
+     * refusal (503) is not one of them */
+    const char *bad = strstr(log, "restarts of viewers that fell behind, ");
+    assert_non_null(bad);
+    long nbad = -1, large = -1;
+    assert_int_equal(sscanf(bad + strlen("restarts of viewers that fell behind, "), "%ld bad requests (%ld too large)",
+                            &nbad, &large),
+                     2);
+    if (nbad != 5 || large != 1)
+        fail_msg("%ld bad requests (%ld too large) counted, not 5 (1): %s", nbad, large, strstr(log, "watch:"));
     run_cmd(NULL, 0, "rm -rf %s %s", s.dir, p.dir);
+}
+
+/* The body of a chunked HTTP response (in place; from its headers on), NUL-terminated. */
+static char *dechunk(char *s)
+{
+    char *p = strstr(s, "\r\n\r\n"), *o;
+    assert_non_null(p);
+    p += 4;
+    o = p;
+    char *body = p;
+    for (;;) {
+        char *e;
+        long n = strtol(p, &e, 16);
+        if (e == p || strncmp(e, "\r\n", 2) || n <= 0 || (size_t)n > strlen(e + 2))
+            break;
+        memmove(o, e + 2, (size_t)n);
+        o += n;
+        p = e + 2 + n + 2;
+    }
+    *o = 0;
+    return body;
+}
+
+/* dhm serve --watch without a delay: raw viewers joining at a dozen moments each get a hello and
+ * then every result after its count, one by one, to the last game; and the server exits at
+ * once after the last game (it took 0.05-0.24 s: its watch thread slept out its 200 ms). */
+static void test_serve_late_joiners_and_exit(void **state)
+{
+    (void)state;
+    enum { GAMES = 300, VIEWERS = 12, CAP = 4 << 20 };
+    Served s;
+    serve_start(&s, "--games 300 --seed 6 --watch 0");
+    for (int i = 0; i < NPLAYERS; i++)
+        client_start(&s, i, NULL);
+    int fd[VIEWERS], nv = 0, open_fds = 0;
+    static char buf[VIEWERS][CAP];
+    size_t len[VIEWERS] = {0};
+    const double t0 = game_clock_ms();
+    double t_last = 0, t_exit = 0, next_join = t0 + 100;
+    int st = -1;
+    while (!t_exit || open_fds > 0) {
+        const double now = game_clock_ms();
+        if (!t_exit && nv < VIEWERS && now >= next_join) { /* a viewer joins every 120 ms */
+            fd[nv] = tcp_connect(s.wport);
+            if (fd[nv] >= 0) {
+                const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+                send_all(fd[nv], req, strlen(req));
+                nv++;
+                open_fds++;
+            }
+            next_join = now + 120;
+        }
+        struct pollfd pf[VIEWERS];
+        for (int i = 0; i < nv; i++)
+            pf[i] = (struct pollfd){fd[i], POLLIN, 0};
+        poll(pf, (nfds_t)nv, 1);
+        for (int i = 0; i < nv; i++) {
+            if (fd[i] < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t k = recv(fd[i], buf[i] + len[i], CAP - 1 - len[i], 0);
+            if (k <= 0) {
+                close(fd[i]);
+                fd[i] = -1;
+                open_fds--;
+                continue;
+            }
+            len[i] += (size_t)k;
+            buf[i][len[i]] = 0;
+            assert_true(len[i] < CAP - 1);
+        }
+        if (!t_last && strstr(slurp_file(s.err), "game 299:"))
+            t_last = game_clock_ms();
+        int ws;
+        if (!t_exit && waitpid(s.srv.pid, &ws, WNOHANG) == s.srv.pid) {
+            t_exit = game_clock_ms();
+            st = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+        }
+        assert_true(now - t0 < 120000);
+        if (t_exit) /* the streams ended with the server: what is left is read, then closed */
+            for (int i = 0; i < nv; i++)
+                if (fd[i] >= 0 && !(pf[i].revents & POLLIN)) {
+                    close(fd[i]);
+                    fd[i] = -1;
+                    open_fds--;
+                }
+    }
+    assert_int_equal(st, 0);
+    for (int i = 0; i < NPLAYERS; i++)
+        assert_int_equal(proc_wait(&s.cl[i], 60), 0);
+    assert_true(t_last > 0);
+#if defined(__SANITIZE_ADDRESS__) || HAS_ASAN_CLANG
+    const double most = 2000; /* LeakSanitizer's check at exit alone takes ~0.5 s */
+#else
+    const double most = 100;
+#endif
+    if (t_exit - t_last > most)
+        fail_msg("dhm serve --watch exited %.0f ms after its last game (at most %.0f)", t_exit - t_last, most);
+    print_message("dhm serve --watch exited %.1f ms after its last game\n", t_exit - t_last);
+    assert_true(nv >= 8);
+    long hellos[VIEWERS];
+    int distinct = 0;
+    for (int i = 0; i < nv; i++) {
+        assert_true(!strncmp(buf[i], "HTTP/1.1 200", 12));
+        const char *body = dechunk(buf[i]);
+        if (strncmp(body, "data: {\"t\":\"hello\"", 18))
+            fail_msg("viewer %d: no hello first: %.300s", i, body);
+        hellos[i] = frame_long(body, "\"done\":");
+        char who[32];
+        snprintf(who, sizeof who, "viewer %d", i);
+        assert_int_equal(ends_follow(body, hellos[i], who), GAMES);
+        assert_non_null(strstr(body, "data: {\"t\":\"over\""));
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= hellos[j] == hellos[i];
+        distinct += !seen;
+    }
+    assert_true(distinct >= 4); /* they joined at different moments of the match */
+    const char *log = slurp_file(s.err);
+    assert_non_null(strstr(log, "restarts of viewers that fell behind"));
+    run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
 
 static void test_bad_watch_options(void **state)
@@ -681,6 +1004,54 @@ static void test_bad_watch_options(void **state)
 }
 
 /* ---- dhm tournament --watch ---- */
+
+static int count_game(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    (void)rec;
+    watch_feed_game(ctx, sofar); /* as a tournament's worker does after every game */
+    return 0;
+}
+
+/* The tournament page counts games as they are played: with a set of 50 games played and none
+ * stored, the progress says 50 games (it said 0 until the first set was stored, over 4 minutes
+ * into a run of 1,000-game sets), and the set in play says 50 of its games (it said 0 unless
+ * someone watched the set). */
+static void test_tournament_counts_games(void **state)
+{
+    (void)state;
+    WatchConfig cfg;
+    watch_config_default(&cfg);
+    WatchServer *w;
+    char err[256];
+    assert_int_equal(watch_start(&w, &cfg, err, sizeof err), 0);
+    const char *names[5] = {"alpha", "beta", "gamma", "delta", "eps"};
+    assert_int_equal(watch_tournament(w, 5, names, 3, 50, 1, "t.sqlite"), 0);
+    watch_progress(w, 0, 3, 0, 0.0, 0); /* the start: no set stored */
+    const int who[NPLAYERS] = {0, 1, 2, 3, 4};
+    WatchFeed *f = watch_set_begin(w, 0, who);
+    assert_non_null(f);
+    Player *pl[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        assert_int_equal(player_create(p % 2 ? "random" : "simple", player_seed(3, p), &pl[p], err, sizeof err), 0);
+    MatchConfig mc;
+    match_config_default(&mc);
+    mc.games = 50;
+    GameRecord *rec = malloc(sizeof *rec);
+    MatchResult res;
+    assert_int_equal(match_run(pl, &mc, watch_feed_hooks(f), count_game, f, rec, &res), 0);
+    free(rec);
+    for (int p = 0; p < NPLAYERS; p++)
+        player_destroy(pl[p]);
+    /* the set is not over (not stored): a viewer of the run is told its games within a second */
+    static char ev[1 << 16];
+    stream_read(watch_port(w), "/events", ev, sizeof ev, "\"total\":3,\"games\":50,", 3000);
+    if (!strstr(ev, "{\"t\":\"prog\",\"done\":0,\"total\":3,\"games\":50,"))
+        fail_msg("no progress frame counting 50 games before a set is stored: %.2000s", ev);
+    assert_non_null(strstr(ev, "\"running\":[{\"k\":0,\"done\":50,"));
+    watch_set_end(w, f);
+    watch_finish(w);
+    watch_stop(w, NULL, NULL);
+}
 
 static void test_tournament_page(void **state)
 {
@@ -710,32 +1081,38 @@ static void test_tournament_page(void **state)
     assert_true(wport > 0);
     chromium_start(&br, dir, "tour", wport, "/");
     /* a raw viewer of the progress: a set being played, then that set's own stream */
-    int fd = tcp_connect(wport);
-    const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
-    send_all(fd, req, strlen(req));
     static char ev[1 << 18], set[1 << 18];
-    read_until(fd, ev, sizeof ev, "\"running\":[{\"k\":", 30000);
-    close(fd);
+    stream_read(wport, "/events", ev, sizeof ev, "\"running\":[{\"k\":", 30000);
     const char *r = strstr(ev, "\"running\":[{\"k\":");
     assert_non_null(r);
     long k = atol(r + 16);
     char path[256];
-    int n = snprintf(path, sizeof path, "GET /events?set=%ld HTTP/1.1\r\nHost: x\r\n\r\n", k);
-    fd = tcp_connect(wport);
-    send_all(fd, path, (size_t)n);
-    read_until(fd, set, sizeof set, "\"t\":\"play\"", 30000);
-    close(fd);
+    snprintf(path, sizeof path, "/events?set=%ld", k);
+    stream_read(wport, path, set, sizeof set, "\"t\":\"play\"", 30000);
     char want[64];
     snprintf(want, sizeof want, "\"mode\":\"set\",\"set\":%ld,", k);
     if (!strstr(set, want) && !strstr(set, "is not being played now")) /* it may just have ended */
         fail_msg("set %ld's stream: %.500s", k, set);
-    n = snprintf(path, sizeof path, "GET /set/%ld HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", k);
+    int n = snprintf(path, sizeof path, "GET /set/%ld HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", k);
     http(wport, path, (size_t)n, set, sizeof set, 5000);
     assert_true(!strncmp(set, "HTTP/1.1 200", 12));
     assert_int_equal(proc_wait(&t, 300), 0);
     char *dom = chromium_dom(&br, dir, "tour");
     assert_non_null(strstr(dom, "data-state=\"over\""));
     assert_non_null(strstr(dom, "data-live=\"1\"")); /* it saw the run in progress */
+    /* the progress bar as Chromium drew it (fill width / inner width / percent): full at the end,
+     * in proportion part-way (it stayed empty: a <div> in a <p> was moved out of the bar) */
+    double fill, width, pc;
+    const char *bar = strstr(dom, "data-bar=\"");
+    assert_non_null(bar);
+    assert_int_equal(sscanf(bar + 10, "%lf/%lf/%lf", &fill, &width, &pc), 3);
+    if (pc != 100 || width < 100 || fabs(fill - width) > 1)
+        fail_msg("the progress bar at the end: %.0f px of %.0f filled at %.1f%%", fill, width, pc);
+    bar = strstr(dom, "data-bar-part=\"");
+    assert_non_null(bar);
+    assert_int_equal(sscanf(bar + 15, "%lf/%lf/%lf", &fill, &width, &pc), 3);
+    if (!(pc > 0 && pc < 100) || fill < 1 || fabs(fill - width * pc / 100) > 1.5)
+        fail_msg("the progress bar part-way: %.1f px of %.0f filled at %.1f%%", fill, width, pc);
     /* the standings: as dhm rate --db rates the store, and as the summary's means */
     static char rate[1 << 16], sum[1 << 17];
     assert_int_equal(run_cmd(rate, sizeof rate, "%s rate --db %s", dhm_bin(), db), 0);
@@ -775,13 +1152,18 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_follow_the_record),
+        cmocka_unit_test(test_joiners_see_every_result_once),
         cmocka_unit_test(test_hidden_hands),
         cmocka_unit_test(test_undrained_feed_never_stops_a_match),
         cmocka_unit_test(test_bad_watch_options),
         cmocka_unit_test(test_serve_page_in_chromium),
         cmocka_unit_test(test_serve_page_external_clients),
+        cmocka_unit_test(test_serve_late_joiners_and_exit),
         cmocka_unit_test(test_hostile_viewers),
+        cmocka_unit_test(test_tournament_counts_games),
         cmocka_unit_test(test_tournament_page),
     };
+    if (getenv("DHM_TEST_FILTER")) /* e.g. DHM_TEST_FILTER='*chromium*': only those */
+        cmocka_set_test_filter(getenv("DHM_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

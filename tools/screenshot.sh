@@ -10,7 +10,8 @@ if [ "${1:-}" = "--watch" ]; then
   DHM=${DHM:-build/dhm}
   [ -x "$DHM" ] || { echo "screenshot.sh: $DHM does not exist (run make first)" >&2; exit 1; }
   TMP=$(mktemp -d)
-  "$DHM" serve --port 0 --games 20 --seed 2 --watch 0 --watch-delay 40 --quiet 2> "$TMP/err" > /dev/null &
+  # --record: the match is timed, so the page shows thinking times
+  "$DHM" serve --port 0 --games 20 --seed 2 --watch 0 --watch-delay 40 --record "$TMP/match.kifu" --quiet 2> "$TMP/err" > /dev/null &
   SRV=$!
   PORT="" WPORT=""
   for _ in $(seq 100); do

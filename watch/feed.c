@@ -26,6 +26,7 @@ WatchFeed *watch_feed_new(int delay_ms, int always)
     f->always = always;
     atomic_init(&f->viewers, 0);
     atomic_init(&f->dropped, 0);
+    atomic_init(&f->played, 0);
     f->hooks = (GameHooks){.ctx = f, .event = watch_feed_event};
     return f;
 }
@@ -56,7 +57,7 @@ static int push(WatchFeed *f, const WatchRec *r, unsigned long need)
 }
 
 /* A new game may be recorded when the whole of it fits and, without a delay, when the reader
- * has taken the last game recorded (it drains ten times a second) and the last one began at
+ * has taken the last game recorded (it drains five times a second) and the last one began at
  * least gap_ms ago: no page shows more, and every viewer is spared the bytes. */
 static int admit(WatchFeed *f)
 {
@@ -84,6 +85,7 @@ void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS])
 {
     memset(f->totals, 0, sizeof f->totals);
     f->done = 0;
+    atomic_store(&f->played, 0);
     f->admitted = 0;
     f->skipped = 0;
     f->last_end_ms = 0;
@@ -106,6 +108,9 @@ void watch_feed_game(WatchFeed *f, const MatchResult *sofar)
 {
     memcpy(f->totals, sofar->points, sizeof f->totals);
     f->done = sofar->games;
+    atomic_store(&f->played, sofar->games);
+    if (f->tally)
+        atomic_fetch_add(f->tally, 1);
     switch_event(f);
 }
 

@@ -64,6 +64,8 @@ typedef struct WatchFeed {
     double last_end_ms, last_admit_ms;
     long skipped;             /* games left out (only their results sent) */
     atomic_int viewers;       /* set by the reader: viewers of this feed right now */
+    atomic_long played;       /* games of the match played so far (watch_feed_game), for any thread */
+    atomic_long *tally;       /* if set, one more for every game played (a tournament's count) */
     atomic_long dropped;      /* records that found the ring full (never part of a game) */
     GameHooks hooks;          /* {.ctx = the feed, .event = watch_feed_event} */
 } WatchFeed;
@@ -78,8 +80,9 @@ void watch_feed_begin(WatchFeed *f, long set, const int who[NPLAYERS]);
 /* The match is over (or abandoned); from the same thread, after its last game. */
 void watch_feed_over(WatchFeed *f);
 /* After each game, from the thread that plays the match (a tournament's set): the totals so
- * far, and the event hook turned on for the next game only while someone watches (a feed that
- * is not `always` costs an unwatched match one call a game). */
+ * far and the games played (counted as they are played, watched or not), and the event hook
+ * turned on for the next game only while someone watches (a feed that is not `always` costs an
+ * unwatched match one call a game). */
 void watch_feed_game(WatchFeed *f, const MatchResult *sofar);
 /* GameHooks.event. Always returns 0: a view never stops a game. */
 int watch_feed_event(void *ctx, const GameEvent *e);

@@ -153,6 +153,9 @@ void chan_free(WatchChan *c)
     sb_free(&c->keep);
     sb_free(&c->prog);
     sb_free(&c->stand);
+    sb_free(&c->plays);
+    for (int i = 0; i < RECENT_GAMES; i++)
+        sb_free(&c->recent[i]);
 }
 
 void chan_frame(WatchChan *c, const Sb *json, int keep_game)
@@ -194,6 +197,8 @@ void chan_reset(WatchChan *c, long set, const char *const names[NPLAYERS], int g
     c->recording = 0;
     c->game.n = 0;
     c->keep.n = 0;
+    c->plays.n = 0;
+    c->nrecent = c->recent_at = 0;
 }
 
 double chan_gps(const WatchChan *c)
@@ -219,10 +224,31 @@ static void chart_add(WatchChan *c)
     c->chart_n++;
 }
 
+/* The standings as of some moment: now, or the deal of the game kept for joiners. */
+typedef struct Stand {
+    long done, skipped;
+    const long *totals;
+    double ms;
+} Stand;
+
+static Stand stand_now(const WatchChan *c) { return (Stand){c->done, c->skipped, c->totals, c->last_ms}; }
+
+static double stand_gps(const WatchChan *c, const Stand *s)
+{
+    const double t = (s->ms - c->t0_ms) / 1000;
+    return s->done > 0 && t > 0 ? (double)s->done / t : 0.0;
+}
+
+static void stand_fields(Sb *b, const WatchChan *c, const Stand *s)
+{
+    sb_printf(b, ",\"done\":%ld,\"skipped\":%ld,\"gps\":%.1f", s->done, s->skipped, stand_gps(c, s));
+    sb_longs(b, "tot", s->totals, NPLAYERS);
+}
+
 static void standings_fields(Sb *b, const WatchChan *c)
 {
-    sb_printf(b, ",\"done\":%ld,\"skipped\":%ld,\"gps\":%.1f", c->done, c->skipped, chan_gps(c));
-    sb_longs(b, "tot", c->totals, NPLAYERS);
+    const Stand s = stand_now(c);
+    stand_fields(b, c, &s);
 }
 
 static void over_frame(const WatchChan *c, Sb *b)
@@ -233,7 +259,7 @@ static void over_frame(const WatchChan *c, Sb *b)
     sb_put(b, "}", 1);
 }
 
-void chan_hello(const WatchChan *c, Sb *h)
+static void hello_at(const WatchChan *c, const Stand *s, Sb *h)
 {
     sb_printf(h, "{\"t\":\"hello\",\"mode\":\"%s\",\"set\":%ld,\"games\":%d,\"hands\":%d,\"delay\":%d,\"limit\":%d,"
                  "\"active\":%d,\"version\":",
@@ -247,15 +273,21 @@ void chan_hello(const WatchChan *c, Sb *h)
         sb_json(h, c->names[p]);
     }
     sb_put(h, "]", 1);
-    standings_fields(h, c);
+    stand_fields(h, c, s);
     sb_printf(h, ",\"step\":%d,\"chart\":[", c->chart_step);
-    for (int i = 0; i < c->chart_n; i++) {
+    for (int i = 0; i < c->chart_n && c->chart[i][0] <= s->done; i++) { /* the points up to then */
         sb_printf(h, "%s[%ld", i ? "," : "", c->chart[i][0]);
         for (int p = 0; p < NPLAYERS; p++)
             sb_printf(h, ",%ld", c->chart[i][1 + p]);
         sb_put(h, "]", 1);
     }
     sb_put(h, "]}", 2);
+}
+
+void chan_hello(const WatchChan *c, Sb *h)
+{
+    const Stand s = stand_now(c);
+    hello_at(c, &s, h);
 }
 
 void chan_put_frame(Sb *out, const Sb *json)
@@ -270,10 +302,14 @@ void chan_put_frame(Sb *out, const Sb *json)
 void chan_snapshot(const WatchChan *c, Sb *out)
 {
     if (c->kind == CHAN_MATCH) {
+        /* the standings as they were when the kept frames begin: the results in them follow */
+        const Stand s = c->game.n ? (Stand){c->base_done, c->base_skipped, c->base_totals, c->base_ms} : stand_now(c);
         Sb h = {0};
-        chan_hello(c, &h);
+        hello_at(c, &s, &h);
         chan_put_frame(out, &h);
         sb_free(&h);
+        for (int i = 0; i < c->nrecent; i++) /* the last games shown in full, oldest first */
+            chan_put_frame(out, &c->recent[(c->recent_at + i) % RECENT_GAMES]);
     }
     if (c->game.n)
         sb_put(out, c->game.s, c->game.n);
@@ -329,6 +365,41 @@ static void play_notes(const WatchChan *c, const WatchRec *r, char *buf, size_t 
     }
 }
 
+/* One play of the game being recorded, for its "game" frame (m: the move's text). */
+static void recent_play(WatchChan *c, const WatchRec *r, const char *m, const char *notes)
+{
+    Sb *b = &c->plays;
+    sb_printf(b, "%s{\"i\":%d,\"p\":%d,\"ok\":%d,\"f\":%d,\"lead\":%d,\"m\":", b->n ? "," : "", c->ply, r->player,
+              r->accepted, r->flags, c->prev.table.type == MOVE_PASS);
+    sb_json(b, m);
+    sb_put(b, ",\"note\":", 8);
+    sb_json(b, notes);
+    if (r->usec)
+        sb_printf(b, ",\"us\":%lu", (unsigned long)r->usec);
+    sb_put(b, "}", 1);
+}
+
+/* A game shown in full has ended: its "game" frame replaces the oldest of the recent games. */
+static void recent_game(WatchChan *c, const WatchRec *r)
+{
+    if (c->plays.oom)
+        return;
+    Sb *g;
+    if (c->nrecent < RECENT_GAMES) {
+        g = &c->recent[(c->recent_at + c->nrecent++) % RECENT_GAMES];
+    } else {
+        g = &c->recent[c->recent_at];
+        c->recent_at = (c->recent_at + 1) % RECENT_GAMES;
+    }
+    g->n = 0;
+    sb_printf(g, "{\"t\":\"game\",\"g\":%d,\"stale\":%d,\"res\":[%d,%d,%d,%d,%d],\"plays\":[", r->number, r->stalemate,
+              r->result[0], r->result[1], r->result[2], r->result[3], r->result[4]);
+    sb_put(g, c->plays.s ? c->plays.s : "", c->plays.n);
+    sb_put(g, "]}", 2);
+    if (g->oom)
+        sb_free(g); /* an empty entry, never sent */
+}
+
 void chan_apply(WatchChan *c, const WatchRec *r)
 {
     Sb b = {0};
@@ -338,7 +409,14 @@ void chan_apply(WatchChan *c, const WatchRec *r)
         c->t0_ms = c->last_ms = r->ms;
         return;
     case WREC_DEAL:
-        c->game.n = 0; /* the joiners' game is this one from now */
+        c->game.n = 0; /* the joiners' game is this one from now, told from the standings now */
+        c->base_done = c->done;
+        c->base_skipped = c->skipped;
+        memcpy(c->base_totals, c->totals, sizeof c->totals);
+        c->base_ms = c->last_ms;
+        if (c->plays.oom)
+            sb_free(&c->plays);
+        c->plays.n = 0;
         c->recording = 1;
         c->number = r->number;
         c->ply = 0;
@@ -377,6 +455,7 @@ void chan_apply(WatchChan *c, const WatchRec *r)
         sb_json(&b, t);
         sb_put(&b, ",\"note\":", 8);
         sb_json(&b, notes);
+        recent_play(c, r, t, notes);
         viewfmt_move_text(r->st.table, t, sizeof t);
         sb_printf(&b, ",\"own\":%d,\"turn\":%d,\"rev\":%d,\"lock\":%d,\"passed\":%d,\"over\":%d,\"tb\":", r->st.owner,
                   r->st.turn, r->st.rev, r->st.lock, r->st.passed, r->st.over);
@@ -410,7 +489,11 @@ void chan_apply(WatchChan *c, const WatchRec *r)
         if (shown)
             sb_hands(&b, c, r->hand);
         sb_put(&b, "}", 1);
-        chan_frame(c, &b, shown);
+        if (!shown && c->game.n + b.n + 8 > GAME_KEEP_MAX)
+            c->game.n = 0; /* too many results since the kept game: joiners get the standings now */
+        chan_frame(c, &b, shown || c->game.n > 0); /* a joiner gets every result after its hello */
+        if (shown)
+            recent_game(c, r);
         c->recording = 0;
         sb_free(&b);
         return;

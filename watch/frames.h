@@ -4,10 +4,13 @@
  *
  * A channel keeps (a) a ring of the bytes of its frames (viewers read it from their own
  * positions; whoever falls more than half of it behind starts again from a fresh snapshot),
- * and (b) what a viewer who joins now is sent first: a hello frame made from the model (names,
- * standings, the chart, games per second), then the frames of the latest recorded game since
- * its deal, then the other kept frames (a tournament's failed sets). So a viewer joining in the
- * middle of a game sees it from its deal, and the page is built by the same code either way.
+ * and (b) what a viewer who joins now is sent first: a hello frame made from the model as it
+ * was at the deal of the latest recorded game (names, standings, the chart, games per second),
+ * the last RECENT_GAMES games shown in full (one "game" frame each), then every frame since that
+ * deal (the game, and the results of the games played after it), then the other kept frames (a
+ * tournament's failed sets). So a viewer joining in the middle of a game sees it from its deal,
+ * the results it is sent follow the hello's count one by one (never a game twice or one left
+ * out, whenever it joins), and the page is built by the same code either way.
  * Cards, moves and what a play did are the words of `dhm view` (report/viewfmt.h). Every
  * string is JSON-escaped, with <, > and & as \u escapes. Hands (and the cards given in the
  * exchange) are left out when hands is 0. Not thread-safe: watch.c holds its lock.
@@ -31,6 +34,8 @@ void sb_json(Sb *b, const char *s); /* a JSON string literal, quotes included */
 void sb_free(Sb *b);
 
 #define CHART_MAX 240
+#define RECENT_GAMES 20 /* games shown in full that every joiner gets ("game" frames) */
+#define GAME_KEEP_MAX (256u << 10) /* bytes of frames kept since the latest recorded deal */
 
 enum { CHAN_MATCH = 0, CHAN_TOURNAMENT = 1 };
 
@@ -39,7 +44,8 @@ typedef struct WatchChan {
     char *log;             /* ring of frame bytes */
     size_t cap;
     uint64_t w;            /* bytes ever written */
-    Sb game;               /* the latest recorded game's frames since its deal */
+    Sb game;               /* every frame since the latest recorded game's deal (that game, then
+                            * the ends of the games after it); a tournament's channel: its hello */
     Sb keep;               /* frames every joining viewer gets after the game (failed sets) */
     Sb prog, stand;        /* tournament: the latest progress and standings frames */
     uint64_t epoch;        /* a new match on this channel: viewers of the old one end */
@@ -55,6 +61,13 @@ typedef struct WatchChan {
     double t0_ms, last_ms;
     int chart_n, chart_step;
     long chart[CHART_MAX][1 + NPLAYERS]; /* games done, then the five totals */
+    /* the standings at the deal of the game in `game` (what a joiner's hello says) */
+    long base_done, base_skipped, base_totals[NPLAYERS];
+    double base_ms;
+    /* the last games shown in full, as "game" frames (JSON), oldest at recent_at */
+    Sb recent[RECENT_GAMES];
+    int nrecent, recent_at;
+    Sb plays;              /* the plays of the game being recorded, for its "game" frame */
     /* the game being recorded */
     int number, ply, recording;
     GameState prev;        /* the state before the next play */
@@ -71,7 +84,7 @@ void chan_apply(WatchChan *c, const WatchRec *r);
 void chan_frame(WatchChan *c, const Sb *json, int keep_game);
 /* One frame's bytes ("data: JSON" and a blank line) onto out. */
 void chan_put_frame(Sb *out, const Sb *json);
-/* The hello frame's JSON (a match channel): the match, the standings, the chart. */
+/* The hello frame's JSON (a match channel): the match, the standings, the chart, now. */
 void chan_hello(const WatchChan *c, Sb *out);
 /* What a viewer joining now is sent first. */
 void chan_snapshot(const WatchChan *c, Sb *out);

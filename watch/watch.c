@@ -9,6 +9,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -37,6 +38,7 @@ struct WatchServer {
     pthread_mutex_t mu;
     pthread_mutex_t drain_mu; /* one drainer at a time: records are applied in order */
     pthread_cond_t cv;     /* new frames, or stopping */
+    pthread_cond_t wake;   /* the watch thread's sleep and watch_stop's wait end early (CLOCK_MONOTONIC) */
     pthread_t thread;
     int thread_up, stopping, finished;
     int tournament;
@@ -49,9 +51,14 @@ struct WatchServer {
     long sets;
     int games, jobs;
     WatchRec *buf;         /* the watch thread's batch */
+    /* a tournament's progress: the last watch_progress, and the games counted as they are played */
+    long p_done, p_total, p_games, p_already;
+    double t0, t_prog;     /* the run's start (now_s); the last progress frame */
+    long prog_played;      /* `played` in the last progress frame */
+    atomic_long played;    /* games played in this run, by every set's feed, as they end */
     /* counts */
     int viewers, peak;
-    long streams, refused, resyncs, bad;
+    long streams, refused, resyncs, bad, too_large;
     double t_tick;
 };
 
@@ -118,6 +125,22 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Waits on w->wake (w->mu held) for at most ms, or until it is signalled. */
+static void wait_wake(WatchServer *w, long ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&w->wake, &w->mu, &ts);
+}
+
+static void prog_frame(WatchServer *w);
+
 /* ---- the watch thread ---- */
 
 static void begin_channel(WatchServer *w, Slot *s, const WatchRec *r)
@@ -177,6 +200,11 @@ static void *watch_thread(void *arg)
         for (int i = 0; i < nslots; i++)
             if (w->slot[i].feed)
                 atomic_store(&w->slot[i].feed->viewers, w->slot[i].ch.viewers);
+        /* a tournament's games as they are played, twice a second at most (sets are stored later) */
+        if (w->tournament && !w->finished && t - w->t_prog >= 0.5 && atomic_load(&w->played) != w->prog_played) {
+            prog_frame(w);
+            any = 1;
+        }
         if (any)
             pthread_cond_broadcast(&w->cv);
         /* five batches a second (a fast match is sampled anyway); with a delay, one every move
@@ -184,11 +212,11 @@ static void *watch_thread(void *arg)
          * viewer's thread wakes for each batch) */
         const int d = w->cfg.delay_ms;
         const long period_ms = w->viewers && d > 0 && d < 200 ? (d < 20 ? 20 : d) : 200;
+        if (!stop && !w->stopping) /* watch_stop wakes it at once */
+            wait_wake(w, period_ms);
         pthread_mutex_unlock(&w->mu);
         if (stop)
             break;
-        struct timespec ts = {0, period_ms * 1000000L};
-        nanosleep(&ts, NULL);
     }
     return NULL;
 }
@@ -272,6 +300,7 @@ static void viewer_free(void *cls)
     pthread_mutex_lock(&w->mu);
     v->c->viewers--;
     w->viewers--;
+    pthread_cond_broadcast(&w->wake); /* watch_stop may be waiting for the last one */
     pthread_mutex_unlock(&w->mu);
     sb_free(&v->pend);
     free(v);
@@ -301,7 +330,7 @@ static enum MHD_Result send_response(struct MHD_Connection *con, unsigned status
 static enum MHD_Result reply(WatchServer *w, struct MHD_Connection *con, unsigned status, const char *type,
                              const char *body)
 {
-    if (status >= 400) {
+    if (status >= 400 && status < 500) { /* the 503s are counted as refusals where they are made */
         pthread_mutex_lock(&w->mu);
         w->bad++;
         pthread_mutex_unlock(&w->mu);
@@ -352,7 +381,7 @@ static enum MHD_Result events(WatchServer *w, struct MHD_Connection *con)
         }
     }
     if (!c || w->viewers >= w->cfg.max_viewers) {
-        w->refused += c != NULL;
+        w->refused += c != NULL; /* "nothing to watch yet" is neither a refusal nor a bad request */
         pthread_mutex_unlock(&w->mu);
         snprintf(msg, sizeof msg, "dhm watch: %d viewers are watching, the most this server allows; try again later\n",
                  w->cfg.max_viewers);
@@ -412,6 +441,28 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     return reply(w, con, 404, "text/plain; charset=utf-8", "dhm watch: no such page (try /)\n");
 }
 
+/* libmicrohttpd answers some requests itself and closes the connection: a request line or
+ * headers over its memory (414, 431), a malformed request (400). It says so only in its log:
+ * every such answer is one "Error processing request (HTTP response code is %u ..." message,
+ * the status its first argument (the same words since 0.9.x). Counted here; the rest of its log
+ * (a client that went away...) is not printed. */
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+    WatchServer *w = cls;
+    if (!strstr(fmt, "HTTP response code is %u"))
+        return;
+    va_list aq;
+    va_copy(aq, ap);
+    const unsigned st = va_arg(aq, unsigned);
+    va_end(aq);
+    if (st < 400 || st >= 500)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->bad++;
+    w->too_large += st == 413 || st == 414 || st == 431;
+    pthread_mutex_unlock(&w->mu);
+}
+
 /* ---- the server ---- */
 
 int watch_start(WatchServer **out, const WatchConfig *cfg, char *err, size_t errsz)
@@ -427,6 +478,12 @@ int watch_start(WatchServer **out, const WatchConfig *cfg, char *err, size_t err
     pthread_mutex_init(&w->mu, NULL);
     pthread_mutex_init(&w->drain_mu, NULL);
     pthread_cond_init(&w->cv, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    atomic_init(&w->played, 0);
     struct sockaddr_in a4;
     struct sockaddr_in6 a6;
     memset(&a4, 0, sizeof a4);
@@ -447,7 +504,8 @@ int watch_start(WatchServer **out, const WatchConfig *cfg, char *err, size_t err
         watch_stop(w, NULL, NULL);
         return -1;
     }
-    w->d = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, w, MHD_OPTION_SOCK_ADDR, sa,
+    w->d = MHD_start_daemon(flags | MHD_USE_ERROR_LOG, (uint16_t)cfg->port, NULL, NULL, on_request, w,
+                            MHD_OPTION_EXTERNAL_LOGGER, on_log, w, MHD_OPTION_SOCK_ADDR, sa,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)(cfg->max_viewers + 32),
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout_s,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
@@ -486,6 +544,7 @@ static int slot_init(WatchServer *w, Slot *s, int always)
         chan_free(&s->ch);
         return -1;
     }
+    s->feed->tally = &w->played;
     s->ch.hands = w->cfg.hands;
     s->ch.delay_ms = w->cfg.delay_ms;
     s->ch.limit = w->cfg.max_viewers;
@@ -552,6 +611,8 @@ int watch_tournament(WatchServer *w, int n, const char *const *names, long sets,
             goto out;
     w->sets = sets;
     w->games = games;
+    w->p_total = sets;
+    w->t0 = now_s();
     w->jobs = jobs < 1 ? 1 : jobs > MAX_SLOTS ? MAX_SLOTS : jobs;
     for (int i = 0; i < w->jobs; i++) {
         if (slot_init(w, &w->slot[i], 0))
@@ -606,25 +667,27 @@ void watch_set_end(WatchServer *w, WatchFeed *f)
     pthread_mutex_unlock(&w->mu);
 }
 
-void watch_progress(WatchServer *w, long done, long total, long games, double secs, long already)
+/* The progress frame (under w->mu): sets stored, and the games counted as they are played, so
+ * that it says something before the first set is stored; the sets in play with their games. */
+static void prog_frame(WatchServer *w)
 {
-    pthread_mutex_lock(&w->mu);
-    if (!w->tournament) {
-        pthread_mutex_unlock(&w->mu);
-        return;
-    }
-    const long here = done - already;
-    const double eta = here > 0 && total > done ? secs / (double)here * (double)(total - done) : -1;
+    const long played = atomic_load(&w->played), games = played > w->p_games ? played : w->p_games;
+    const double secs = now_s() - w->t0, gps = secs > 0 ? (double)games / secs : 0.0;
+    /* the games still to play: the run's sets times their games (a set that fails early ends
+     * sooner), less those played */
+    const double left = (double)(w->p_total - w->p_already) * w->games - (double)games;
+    const double eta = w->p_done >= w->p_total ? 0 : gps > 0 ? (left > 0 ? left : 0) / gps : -1;
     Sb b = {0};
     sb_printf(&b, "{\"t\":\"prog\",\"done\":%ld,\"total\":%ld,\"games\":%ld,\"secs\":%.1f,\"gps\":%.1f,\"eta\":%.0f,"
                   "\"viewers\":%d,\"running\":[",
-              done, total, games, secs, secs > 0 ? (double)games / secs : 0.0, eta, w->viewers);
+              w->p_done, w->p_total, games, secs, gps, eta, w->viewers);
     int first = 1;
     for (int i = 0; i < w->nslots; i++) {
         const WatchChan *c = &w->slot[i].ch;
         if (!c->active || c->over || !w->slot[i].busy)
             continue;
-        sb_printf(&b, "%s{\"k\":%ld,\"done\":%ld,\"names\":[", first ? "" : ",", c->set, c->done);
+        sb_printf(&b, "%s{\"k\":%ld,\"done\":%ld,\"names\":[", first ? "" : ",", c->set,
+                  atomic_load(&w->slot[i].feed->played));
         for (int p = 0; p < NPLAYERS; p++) {
             if (p)
                 sb_put(&b, ",", 1);
@@ -636,6 +699,21 @@ void watch_progress(WatchServer *w, long done, long total, long games, double se
     sb_put(&b, "]}", 2);
     tframe(w, &b, &w->tch.prog);
     sb_free(&b);
+    w->t_prog = now_s();
+    w->prog_played = played;
+}
+
+void watch_progress(WatchServer *w, long done, long total, long games, double secs, long already)
+{
+    pthread_mutex_lock(&w->mu);
+    if (w->tournament) {
+        w->p_done = done;
+        w->p_total = total;
+        w->p_games = games;
+        w->p_already = already;
+        w->t0 = now_s() - secs;
+        prog_frame(w);
+    }
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -715,21 +793,18 @@ void watch_stop(WatchServer *w, FILE *log, const char *name)
     pthread_mutex_lock(&w->mu);
     w->finished = 1;
     pthread_cond_broadcast(&w->cv);
-    for (int i = 0; i < 100 && w->viewers > 0; i++) {
-        pthread_mutex_unlock(&w->mu);
-        struct timespec ts = {0, 20 * 1000000L};
-        nanosleep(&ts, NULL);
-        pthread_mutex_lock(&w->mu);
-    }
+    for (double end = now_s() + 2; w->viewers > 0 && now_s() < end;)
+        wait_wake(w, 100); /* the last viewer to leave wakes it */
     w->stopping = 1;
     pthread_cond_broadcast(&w->cv);
+    pthread_cond_broadcast(&w->wake); /* the watch thread ends now, not after its sleep */
     long dropped = 0;
     for (int i = 0; i < w->nslots; i++)
         dropped += atomic_load(&w->slot[i].feed->dropped);
     if (log)
         fprintf(log, "dhm %s: watch: %ld streams, %d viewers at most at once, %ld refused (the limit), %ld restarts of "
-                     "viewers that fell behind, %ld bad requests, %ld records dropped\n",
-                name, w->streams, w->peak, w->refused, w->resyncs, w->bad, dropped);
+                     "viewers that fell behind, %ld bad requests (%ld too large), %ld records dropped\n",
+                name, w->streams, w->peak, w->refused, w->resyncs, w->bad, w->too_large, dropped);
     pthread_mutex_unlock(&w->mu);
     if (w->thread_up)
         pthread_join(w->thread, NULL);
@@ -746,6 +821,7 @@ void watch_stop(WatchServer *w, FILE *log, const char *name)
     free(w->names);
     free(w->buf);
     pthread_cond_destroy(&w->cv);
+    pthread_cond_destroy(&w->wake);
     pthread_mutex_destroy(&w->mu);
     pthread_mutex_destroy(&w->drain_mu);
     free(w);

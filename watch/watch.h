@@ -3,7 +3,7 @@
  * and a Server-Sent Events stream of the match as it is played.
  *
  * Threads: the matches run in their own threads and only write into their WatchFeed's ring
- * (feed.h), never waiting; the watch thread drains the rings ten times a second (with a delay, once a move) and formats the frames
+ * (feed.h), never waiting; the watch thread drains the rings five times a second (with a delay, once a move; the end wakes it at once) and formats the frames
  * once (frames.h); libmicrohttpd runs a thread per connection, and a viewer's thread copies
  * frames out of its channel. A viewer that falls behind starts again from a fresh snapshot; one
  * that stops reading is closed after the idle timeout; neither ever slows a match.
