@@ -600,7 +600,7 @@ static void chromium_start(Proc *p, const char *dir, const char *name, int port,
     snprintf(err, sizeof err, "%s/%s.log", dir, name);
     proc_start(p, out, err,
                "timeout 240 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 "
-               "--virtual-time-budget=600000 --user-data-dir=%s/%s.profile --dump-dom http://127.0.0.1:%d%s",
+               "--virtual-time-budget=600000 --user-data-dir=%s/%s.profile --dump-dom 'http://127.0.0.1:%d%s'",
                dir, name, port, path);
 }
 
@@ -657,8 +657,11 @@ static void page_equals_record(const char *ext, int nexternal)
 {
     Served s;
     serve_start(&s, "--games 10 --seed 3 --watch 0 --watch-delay 20");
-    Proc a, b;
+    Proc a, b, c;
     chromium_start(&a, s.dir, "first", s.wport, "/");
+    /* a viewer that pauses at once and then steps 5 times (?pause=0&step=5): the deal, then the
+     * first four moves of game 0; it holds back the rest while the match goes on to its end */
+    chromium_start(&c, s.dir, "paused", s.wport, "/?pause=0&step=5");
     usleep(300000);
     for (int i = 0; i < NPLAYERS; i++)
         client_start(&s, i, i < nexternal ? ext : NULL);
@@ -704,6 +707,28 @@ static void page_equals_record(const char *ext, int nexternal)
         assert_int_equal(pb[i].g, i);
     same_moves(pb, n, rec, nrec, "the joining page");
     check_following(dom, &rec[nrec - 1], "the joining page");
+    free(dom);
+    dom = chromium_dom(&c, s.dir, "paused");
+    assert_non_null(strstr(dom, "data-paused=\"1\""));
+    if (!strstr(dom, "data-plays=\"4\""))
+        fail_msg("paused page: %.600s", strstr(dom, "<body"));
+    assert_null(strstr(dom, "data-state=\"over\"")); /* the end is among what it holds */
+    assert_null(strstr(dom, "data-held=\"0\""));
+    assert_non_null(strstr(dom, "held back; the match goes on"));
+    /* what it shows: the games the server kept for it, whole (when Chromium connected after the
+     * first games), and the game it paused in with four moves, the newest the record's fourth */
+    n = dom_games(dom, pb, 60);
+    same_moves(pb, n, rec, nrec, "the paused page");
+    const char *cur = strstr(dom, "<div id=\"game\"><h2>Game ");
+    assert_non_null(cur);
+    Shown now = {.g = atoi(cur + strlen("<div id=\"game\"><h2>Game ")), .n = 4};
+    assert_true(now.g >= 0 && now.g < nrec && now.g == n); /* the game after those kept */
+    check_following(dom, &now, "the paused page");
+    const char *mk = strstr(cur, "<span class=\"mv last\"");
+    char mvtext[40];
+    dom_move(strstr(strstr(mk, "<span class=\"who\">"), "</span></span>") + strlen("</span></span>"), mvtext,
+             sizeof mvtext);
+    assert_string_equal(mvtext, rec[now.g].mv[3]);
     free(dom);
     run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
