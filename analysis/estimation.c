@@ -129,7 +129,7 @@ static int dump_decision(void *ctx, const Decision *d)
             w->r->unlabeled++;
             continue;
         }
-        card[c] = (uint8_t)(label | allowed << 3);
+        card[estnet_card(c)] = (uint8_t)(label | allowed << 3);
     }
     estnet_record(&f, w->game, card, rec);
     w->r->truncated += f.truncated;

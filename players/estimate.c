@@ -585,17 +585,17 @@ static void prepare_net(EstSampler *s, const EstOptions *o, const InfoSet *v, co
     for (int p = 0, j = 0; p < NPLAYERS; p++)
         col[p] = p == k->me ? -1 : j++;
     for (Cards x = k->deal; x; x &= x - 1) {
-        const int c = cards_lowest_bit(x);
+        const int c = cards_lowest_bit(x), ci = estnet_card(c);
         float mx = -INFINITY, z = 0, e[4] = {0};
         for (int pass = 0; pass < 2 && z <= 0; pass++) { /* allowed holders; any with room if none is */
             for (int j = 0; j < 4; j++) {
                 const int p = f.opp[j];
-                if (k->room[p] > 0 && (pass || !((k->forbid[p] >> c) & 1)) && logit[c * 4 + j] > mx)
-                    mx = logit[c * 4 + j];
+                if (k->room[p] > 0 && (pass || !((k->forbid[p] >> c) & 1)) && logit[ci * 4 + j] > mx)
+                    mx = logit[ci * 4 + j];
             }
             for (int j = 0; j < 4; j++) {
                 const int p = f.opp[j];
-                e[j] = k->room[p] > 0 && (pass || !((k->forbid[p] >> c) & 1)) ? expf(logit[c * 4 + j] - mx) : 0;
+                e[j] = k->room[p] > 0 && (pass || !((k->forbid[p] >> c) & 1)) ? expf(logit[ci * 4 + j] - mx) : 0;
                 z += e[j];
             }
         }
@@ -618,7 +618,7 @@ static void prepare_net(EstSampler *s, const EstOptions *o, const InfoSet *v, co
     }
     double chance[NPLAYERS][64] = {{0}};
     for (int p = 0; p < NPLAYERS; p++)
-        for (int c = 0; c < 53; c++)
+        for (int c = 0; c < 64; c++)
             chance[p][c] = s->prob[c][p];
     s->pool[0][k->me] = v->hand;
     greedy_world((const double (*)[64])chance, k, s->pool[0]);

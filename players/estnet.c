@@ -64,7 +64,7 @@ void estnet_features(const InfoSet *v, EstNetFeat *f)
     }
     rel[me] = -1;
     for (Cards x = v->hand; x; x &= x - 1)
-        add_g(f, G_HAND + cards_lowest_bit(x));
+        add_g(f, G_HAND + estnet_card(cards_lowest_bit(x)));
     add_g(f, G_CLASS + (v->cls[me] >= 0 && v->cls[me] < NPLAYERS ? 1 + v->cls[me] : 0));
     if (v->rev)
         add_g(f, G_REV);
@@ -100,7 +100,7 @@ void estnet_features(const InfoSet *v, EstNetFeat *f)
         if (p >= NPLAYERS || p == me || v->plays[i].move.type == MOVE_PASS)
             continue;
         for (Cards x = move_cards(v->plays[i].move); x; x &= x - 1)
-            add_o(f, rel[p], O_PLAYED + cards_lowest_bit(x));
+            add_o(f, rel[p], O_PLAYED + estnet_card(cards_lowest_bit(x)));
     }
 }
 

@@ -50,9 +50,12 @@ typedef struct EstNet {
     float w2[ESTNET_H][ESTNET_OUT], b2[ESTNET_OUT];
 } EstNet;
 
+/* A card's index 0..52 in the features and the logits: bits 4..55 (the 3s .. the 2s), the joker. */
+static inline int estnet_card(int bit) { return bit >= JOKER_BIT ? 52 : bit - 4; }
+
 /* The features of v (its public part and v->hand only). */
 void estnet_features(const InfoSet *v, EstNetFeat *f);
-/* logit[c * 4 + j]: card bit c, opponent j (by relative seat). */
+/* logit[estnet_card(bit) * 4 + j]: the card, opponent j (by relative seat). */
 void estnet_forward(const EstNet *n, const EstNetFeat *f, float logit[ESTNET_OUT]);
 
 /* Text model files: the magic line, '#' comments (the command and seed that made it), a
