@@ -461,8 +461,10 @@ static double expected_right(const double (*chance)[64], const EstKnown *k, cons
     return e;
 }
 
-/* The world built by giving the likeliest (card, holder) pairs first (hand[k->me] untouched). */
-static void greedy_world(const double (*chance)[64], const EstKnown *k, Cards built[NPLAYERS])
+/* The world built by giving the likeliest (card, holder) pairs first (hand[k->me] untouched);
+ * with specials_first, the joker and the spade 2 go first, each to its likeliest allowed holder
+ * with room, so that no other card takes the room they need. */
+static void greedy_world(const double (*chance)[64], const EstKnown *k, int specials_first, Cards built[NPLAYERS])
 {
     Pair pairs[NPLAYERS * 64];
     int np = 0;
@@ -477,6 +479,20 @@ static void greedy_world(const double (*chance)[64], const EstKnown *k, Cards bu
         if (p != k->me)
             built[p] = k->fixed[p];
         room[p] = p == k->me ? 0 : k->room[p];
+    }
+    static const int SPECIAL[2] = {JOKER_BIT, S2_BIT};
+    for (int i = 0; i < 2 && specials_first; i++) {
+        const int b = SPECIAL[i];
+        int best = -1;
+        for (int p = 0; p < NPLAYERS; p++)
+            if (((k->deal >> b) & 1) && room[p] > 0 && !((k->forbid[p] >> b) & 1) &&
+                (best < 0 || chance[p][b] > chance[best][b]))
+                best = p;
+        if (best >= 0) {
+            built[best] |= 1ULL << b;
+            given |= 1ULL << b;
+            room[best]--;
+        }
     }
     for (int i = 0; i < np; i++) {
         const Pair *x = &pairs[i];
@@ -516,7 +532,7 @@ void est_point(EstSampler *s, const EstKnown *k)
     }
     Cards built[NPLAYERS];
     built[k->me] = s->pool[best][k->me];
-    greedy_world((const double (*)[64])chance, k, built);
+    greedy_world((const double (*)[64])chance, k, 0, built);
     if (est_world_ok(k, built) && expected_right((const double (*)[64])chance, k, built) >= best_e)
         memcpy(s->pool[0], built, sizeof built);
     else
@@ -573,12 +589,12 @@ static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, 
 
 /* est=net: the network's chances for this decision, the per-card dealing weights, and with
  * point=1 the point estimate as the only candidate. */
-static void prepare_net(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k)
+static void prepare_net(EstSampler *s, const EstNet *net, int point, const InfoSet *v, const EstKnown *k)
 {
     EstNetFeat f;
     float logit[ESTNET_OUT];
     estnet_features(v, &f);
-    estnet_forward(o->net, &f, logit);
+    estnet_forward(net, &f, logit);
     memset(s->prob, 0, sizeof s->prob);
     memset(s->wc, 0, sizeof s->wc);
     int col[NPLAYERS]; /* player -> its column in wc (opponents by ascending number) */
@@ -606,7 +622,7 @@ static void prepare_net(EstSampler *s, const EstOptions *o, const InfoSet *v, co
                 s->wc[c][col[p]] = e[j] / z / (float)k->room[p];
         }
     }
-    if (!o->point)
+    if (!point)
         return;
     if (!s->pool) {
         s->pool = malloc(sizeof *s->pool);
@@ -621,7 +637,7 @@ static void prepare_net(EstSampler *s, const EstOptions *o, const InfoSet *v, co
         for (int c = 0; c < 64; c++)
             chance[p][c] = s->prob[c][p];
     s->pool[0][k->me] = v->hand;
-    greedy_world((const double (*)[64])chance, k, s->pool[0]);
+    greedy_world((const double (*)[64])chance, k, 1, s->pool[0]);
     s->npool = 1;
     s->cum[0] = 1;
 }
@@ -632,7 +648,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     s->percard = 0;
     if (s->kind == EST_NET && o->net) {
         s->percard = 1;
-        prepare_net(s, o, v, k);
+        prepare_net(s, o->net, o->point, v, k);
         return;
     }
     if (s->kind == EST_UNIFORM || !o->model) {
@@ -669,10 +685,16 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
             return; /* the weight table alone */
         }
     }
-    EstSampler base = *s;
+    static __thread EstSampler base;
+    base = *s;
     base.kind = EST_WEIGHTS;
     base.order = ORDER_RANDOM;
     base.pool = NULL;
+    if (o->net) { /* est-proposal=net: the candidates from the learned estimator */
+        prepare_net(&base, o->net, 0, v, k);
+        base.kind = EST_NET;
+        base.percard = 1;
+    }
     double ll[EST_MAX_POOL], mx = -INFINITY;
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
@@ -1006,6 +1028,16 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         return -1;
     long kk;
     char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32], fkey[32];
+    char xkey[32];
+    snprintf(xkey, sizeof xkey, "%s", kind_key ? "est-proposal" : "proposal");
+    const char *prop = spec_get_str(s, xkey, NULL);
+    if (prop && (o->kind != EST_POLICY || (strcmp(prop, "weights") && strcmp(prop, "net")))) {
+        snprintf(err, errsz, "%s=%s: est=policy takes %s=weights (the weight table) or net (the learned estimator)", xkey,
+                 prop, xkey);
+        return -1;
+    }
+    if (prop && !strcmp(prop, "net") && !(o->net = estnet_builtin(err, errsz)))
+        return -1;
     snprintf(fkey, sizeof fkey, "%s", kind_key ? "est-fresh" : "fresh");
     snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
@@ -1121,7 +1153,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1164,7 +1196,8 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
         if (o->fresh > 0)
             snprintf(buf, size, "policy fresh=%d beta=%g%s", o->fresh, o->beta, o->rw ? " rich" : "");
         else
-            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "");
+            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
+                     o->net ? " proposal=net" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)

@@ -221,6 +221,9 @@ static void test_model_files(void **state)
     assert_int_equal(est_options_parse(spec, &o, err, sizeof err), -1);
     assert_int_equal(est_options_parse("net:k=4", &o, err, sizeof err), -1);
     assert_int_equal(est_options_parse("uniform:point=1", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("net:proposal=net", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("policy:proposal=guess", &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "proposal=weights"));
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --est net:model=%s /dev/null 2>&1", dhm_bin(), path), 2);
     assert_non_null(strstr(out, "truncated"));
     assert_non_null(strchr(out, '\n'));
