@@ -16,18 +16,24 @@ typedef struct AccWalk {
     EstSampler s;
 } AccWalk;
 
+/* A play decision's certain knowledge (0), or -1 for a gift or counts that do not add up. */
+static int play_known(const Decision *d, EstKnown *k)
+{
+    if (d->exchange)
+        return -1;
+    int count[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = d->v->ncards[p];
+    return est_known(d->v, count, k);
+}
+
 static int on_decision(void *ctx, const Decision *d)
 {
     AccWalk *w = ctx;
-    if (d->exchange)
+    EstKnown k;
+    if (play_known(d, &k))
         return 0;
     const InfoSet *v = d->v;
-    int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
-    EstKnown k;
-    if (est_known(v, count, &k))
-        return 0;
     EstSampler *s = &w->s;
     Rng rng = rng_seed(rng_derive(w->c->seed, (uint64_t)w->game, (uint64_t)d->ply));
     const double t0 = game_clock_ms();
@@ -103,15 +109,10 @@ typedef struct DumpWalk {
 static int dump_decision(void *ctx, const Decision *d)
 {
     DumpWalk *w = ctx;
-    if (d->exchange)
+    EstKnown k;
+    if (play_known(d, &k))
         return 0;
     const InfoSet *v = d->v;
-    int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
-    EstKnown k;
-    if (est_known(v, count, &k))
-        return 0;
     EstNetFeat f;
     estnet_features(v, &f);
     uint8_t card[53] = {0}, rec[ESTNET_REC_SIZE];
