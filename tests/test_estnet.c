@@ -166,7 +166,10 @@ static void write_net(const char *path, const EstNet *n, const char *shape, int 
 #define LINE(...) do { if (!keep || lines < keep) fprintf(f, __VA_ARGS__); lines++; } while (0)
     LINE("dhm estnet 1\n");
     LINE("# test\n");
-    LINE("%s\n", shape ? shape : "shape 101 503 64 128 212");
+    if (shape)
+        LINE("%s\n", shape);
+    else
+        LINE("shape %d %d %d %d %d\n", ESTNET_G, ESTNET_O, ESTNET_E, ESTNET_H, ESTNET_OUT);
     const struct { const char *name; int rows, cols; const float *w; } t[] = {
         {"wg", ESTNET_G, ESTNET_E, &n->wg[0][0]}, {"bg", 1, ESTNET_E, n->bg},
         {"wo", ESTNET_O, ESTNET_E, &n->wo[0][0]}, {"bo", 1, ESTNET_E, n->bo},
@@ -202,7 +205,9 @@ static void test_model_files(void **state)
     if (estnet_load(path, back, err, sizeof err))
         fail_msg("%s", err);
     assert_memory_equal(n, back, sizeof *n); /* %.9g: floats exactly */
-    write_net(path, n, "shape 101 503 32 128 212", 0);
+    char bad[80], text[200];
+    snprintf(bad, sizeof bad, "shape %d %d %d %d %d", ESTNET_G, ESTNET_O, ESTNET_E / 2, ESTNET_H, ESTNET_OUT);
+    write_net(path, n, bad, 0);
     assert_int_equal(estnet_load(path, back, err, sizeof err), -1);
     assert_non_null(strstr(err, ":3: shape mismatch"));
     write_net(path, n, NULL, 600);
@@ -211,8 +216,9 @@ static void test_model_files(void **state)
     assert_null(strchr(err, '\n'));
     assert_int_equal(estnet_parse("dhm estimation model 1\n", "x", back, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a dhm estnet model"));
-    assert_int_equal(estnet_parse("dhm estnet 1\nshape 101 503 64 128 212\nwg 101 64\n1 2 x\n", "x", back, err,
-                                  sizeof err), -1);
+    snprintf(text, sizeof text, "dhm estnet 1\nshape %d %d %d %d %d\nwg %d %d\n1 2 x\n", ESTNET_G, ESTNET_O, ESTNET_E,
+             ESTNET_H, ESTNET_OUT, ESTNET_G, ESTNET_E);
+    assert_int_equal(estnet_parse(text, "x", back, err, sizeof err), -1);
     assert_non_null(strstr(err, "x:4: wg row 0: number 3 of 64 missing or invalid"));
     /* through the options and the commands: one line, exit status 2 */
     EstOptions o;
