@@ -1051,7 +1051,7 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if ((spec_get_str(s, kkey, NULL) || spec_get_str(s, bkey, NULL) || spec_get_str(s, wkey, NULL) ||
          spec_get_str(s, mkey, NULL) || spec_get_str(s, fkey, NULL)) &&
         o->kind != EST_POLICY) {
-        snprintf(err, errsz, "%s=, %s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, pkey, fkey);
+        snprintf(err, errsz, "%s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, fkey);
         return -1;
     }
     if (spec_get_int(s, kkey, 1, EST_MAX_POOL, 64, &kk, err, errsz) ||
