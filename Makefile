@@ -64,6 +64,7 @@ $(O)/obj/players/policy_embed.o: players/policy.weights
 # the same numbers (no floating-point option changes). OPT on the command line still wins.
 $(O)/obj/players/policy.o: OPT = -O3
 $(O)/obj/players/est_embed.o: players/est.weights
+$(O)/obj/players/estnet_embed.o: players/estnet.weights
 $(O)/obj/players/rich_embed.o: players/rich.weights
 $(O)/obj/players/gift_embed.o: players/gift.weights
 # {python} in a tournament's exec: lines: the interpreter make python builds for (cli/cli.c).
@@ -108,6 +109,7 @@ $(O)/pic/obj/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(PIC_FLAGS) -DDHM_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
 $(O)/pic/obj/players/policy_embed.o: players/policy.weights
 $(O)/pic/obj/players/est_embed.o: players/est.weights
+$(O)/pic/obj/players/estnet_embed.o: players/estnet.weights
 $(O)/pic/obj/players/rich_embed.o: players/rich.weights
 $(O)/pic/obj/players/gift_embed.o: players/gift.weights
 $(O)/pic/obj/watch/page.o: watch/page_match.html watch/page_tournament.html

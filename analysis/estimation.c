@@ -6,6 +6,7 @@
 
 #include "analysis/decisions.h"
 #include "game/game.h"
+#include "players/estnet.h"
 
 typedef struct AccWalk {
     const EstAccConfig *c;
@@ -15,18 +16,24 @@ typedef struct AccWalk {
     EstSampler s;
 } AccWalk;
 
+/* A play decision's certain knowledge (0), or -1 for a gift or counts that do not add up. */
+static int play_known(const Decision *d, EstKnown *k)
+{
+    if (d->exchange)
+        return -1;
+    int count[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = d->v->ncards[p];
+    return est_known(d->v, count, k);
+}
+
 static int on_decision(void *ctx, const Decision *d)
 {
     AccWalk *w = ctx;
-    if (d->exchange)
+    EstKnown k;
+    if (play_known(d, &k))
         return 0;
     const InfoSet *v = d->v;
-    int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
-    EstKnown k;
-    if (est_known(v, count, &k))
-        return 0;
     EstSampler *s = &w->s;
     Rng rng = rng_seed(rng_derive(w->c->seed, (uint64_t)w->game, (uint64_t)d->ply));
     const double t0 = game_clock_ms();
@@ -87,4 +94,79 @@ int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult 
     out->ns_per_world = out->worlds ? 1e9 * w.secs / out->worlds : 0;
     out->us_prepare = out->decisions ? 1e6 * w.prep / out->decisions : 0;
     return 0;
+}
+
+/* ---------------------------------------------------------------- training records */
+
+typedef struct DumpWalk {
+    FILE *f;
+    long max_games;
+    uint32_t game;
+    EstDumpResult *r;
+    int failed;
+} DumpWalk;
+
+static int dump_decision(void *ctx, const Decision *d)
+{
+    DumpWalk *w = ctx;
+    EstKnown k;
+    if (play_known(d, &k))
+        return 0;
+    const InfoSet *v = d->v;
+    EstNetFeat f;
+    estnet_features(v, &f);
+    uint8_t card[53] = {0}, rec[ESTNET_REC_SIZE];
+    for (Cards x = k.deal; x; x &= x - 1) {
+        const int c = cards_lowest_bit(x);
+        int allowed = 0, label = 0;
+        for (int j = 0; j < 4; j++) {
+            const int p = f.opp[j];
+            if (k.room[p] > 0 && !((k.forbid[p] >> c) & 1))
+                allowed |= 1 << j;
+            if ((d->truth->hand[p] >> c) & 1)
+                label = 1 + j;
+        }
+        if (!label || !((allowed >> (label - 1)) & 1)) {
+            w->r->unlabeled++;
+            continue;
+        }
+        card[estnet_card(c)] = (uint8_t)(label | allowed << 3);
+    }
+    estnet_record(&f, w->game, card, rec);
+    w->r->truncated += f.truncated;
+    if (fwrite(rec, sizeof rec, 1, w->f) != 1) {
+        w->failed = 1;
+        return 1;
+    }
+    w->r->records++;
+    return 0;
+}
+
+static int dump_game(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
+{
+    (void)names;
+    DumpWalk *w = ctx;
+    if (w->max_games && index >= w->max_games)
+        return 1;
+    w->r->games++;
+    int rc = decisions_each(rec, dump_decision, w);
+    w->game++;
+    return rc;
+}
+
+int est_dump_run(const GameSource *src, FILE *f, long max_games, uint32_t game_base, EstDumpResult *out, char *err,
+                 size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    DumpWalk w = {f, max_games, game_base, out, 0};
+    if (fwrite(ESTNET_DUMP_MAGIC, 8, 1, f) != 1) {
+        snprintf(err, errsz, "cannot write the training records");
+        return -1;
+    }
+    int rc = games_each(src, dump_game, &w, err, errsz);
+    if (w.failed) {
+        snprintf(err, errsz, "cannot write the training records");
+        return -1;
+    }
+    return rc < 0 ? -1 : 0;
 }

@@ -33,4 +33,15 @@ typedef struct EstAccResult {
 
 int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult *out, char *err, size_t errsz);
 
+/* Training data for the learned estimator (players/estnet.h): for every play decision of the
+ * source, from the turn player's view, one record of ESTNET_REC_SIZE bytes (estnet_record:
+ * the features from the information set, each card's true holder among the cards to guess and
+ * its allowed holders) after the header ESTNET_DUMP_MAGIC. game_base numbers the games.
+ * Returns 0 with the records and games written, or -1 with the reason. */
+typedef struct EstDumpResult {
+    long games, records, truncated, unlabeled; /* unlabeled: cards whose true holder a rule forbade */
+} EstDumpResult;
+int est_dump_run(const GameSource *src, FILE *f, long max_games, uint32_t game_base, EstDumpResult *out, char *err,
+                 size_t errsz);
+
 #endif

@@ -3,7 +3,9 @@
  *   - nanoseconds per sampled world: uniform, weights (random order and suit-a);
  *   - nanoseconds per table update: est_features + est_table for a decision, divided by the
  *     plays and passes it reads (each one event of the weight table);
- *   - microseconds to prepare the policy sampler's 64 candidates for a decision. */
+ *   - microseconds to prepare the policy sampler's 64 candidates for a decision;
+ *   - the learned estimator (est=net): microseconds per information set for its features and
+ *     forward pass (issue 38's bound: 50), and for est_prepare (that plus the chances). */
 #include <string.h>
 
 #include "analysis/decisions.h"
@@ -11,6 +13,7 @@
 #include "bench.h"
 #include "game/match.h"
 #include "players/estimate.h"
+#include "players/estnet.h"
 #include "players/players.h"
 
 #define MAXPOS 12000
@@ -125,6 +128,7 @@ int main(void)
     bench_worlds("uniform", "uniform");
     bench_worlds("weights_random", "weights");
     bench_worlds("weights_suit_a", "weights:order=suit-a");
+    bench_worlds("net", "net");
 
     /* table updates */
     char err[256];
@@ -165,6 +169,42 @@ int main(void)
         n++;
     }
     bench_report("estimate_us_per_policy_prepare_k64", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
+    est_sampler_free(&s);
+    est_options_free(&o);
+
+    /* the learned estimator: features + forward pass, then the whole est_prepare */
+    const EstNet *net = estnet_builtin(err, sizeof err);
+    if (!net || est_options_parse("net", &o, err, sizeof err)) {
+        fprintf(stderr, "bench_estimate: %s\n", err);
+        return 1;
+    }
+    best = 1e9;
+    for (int run = 0; run < 3; run++) {
+        float sink = 0;
+        t0 = bench_now();
+        for (int i = 0; i < npos; i++) {
+            EstNetFeat f;
+            float lg[ESTNET_OUT];
+            estnet_features(&pos[i].v, &f);
+            estnet_forward(net, &f, lg);
+            sink += lg[0];
+        }
+        double per = (bench_now() - t0) / npos;
+        if (per < best && sink == sink)
+            best = per;
+    }
+    bench_report("estimate_us_per_net_forward", best * 1e6, "us");
+    est_sampler_init(&s, &o);
+    n = 0;
+    t0 = bench_now();
+    for (int i = 0; i < npos; i++) {
+        EstKnown k;
+        if (est_known(&pos[i].v, pos[i].count, &k))
+            continue;
+        est_prepare(&s, &o, &pos[i].v, &k, &r);
+        n++;
+    }
+    bench_report("estimate_us_per_net_prepare", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
     est_sampler_free(&s);
     est_options_free(&o);
     free(pos);

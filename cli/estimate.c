@@ -27,27 +27,34 @@ static void usage(FILE *f)
             "                     (point=1: every world is the one best guess, the world with the\n"
             "                     highest expected accuracy; most accurate with k=1024:beta=0.1;\n"
             "                     fresh=M: every world from M fresh proposals, no shared pool;\n"
-            "                     weights=rich: the likelihood under the built-in rich policy)\n"
+            "                     weights=rich: the likelihood under the built-in rich policy),\n"
+            "                     net[:point=0|1][:model=FILE] (the learned estimator, players/estnet.h)\n"
             "  --worlds N         worlds per decision (100)\n"
             "  --games N          only the first N games\n"
             "  --seed S           (1)\n"
+            "  --dump FILE        instead: write the learned estimator's training records (the\n"
+            "                     features of every play decision and the cards' true holders;\n"
+            "                     tools/train_estnet.sh) to FILE and say how many\n"
+            "  --game-base N      --dump: the first game's number in the records (0)\n"
             "  --csv | --json     machine-readable output instead of the table\n");
 }
 
 int cmd_estimate(int argc, char **argv)
 {
-    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP };
+    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP, O_DUMP, O_BASE };
     static const struct option opts[] = {{"kifu", required_argument, 0, O_KIFU},     {"db", required_argument, 0, O_DB},
                                          {"est", required_argument, 0, O_EST},       {"worlds", required_argument, 0, O_WORLDS},
                                          {"games", required_argument, 0, O_GAMES},   {"seed", required_argument, 0, O_SEED},
                                          {"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
-                                         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
+                                         {"help", no_argument, 0, O_HELP},           {"dump", required_argument, 0, O_DUMP},
+                                         {"game-base", required_argument, 0, O_BASE}, {0, 0, 0, 0}};
     const char *cmd = "estimate";
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *specs[32];
     int nspec = 0, csv = 0, json = 0, c;
-    long worlds = 100, games = 0;
+    long worlds = 100, games = 0, base = 0;
+    const char *dump = NULL;
     uint64_t seed = 1;
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
@@ -64,6 +71,8 @@ int cmd_estimate(int argc, char **argv)
         case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
         case O_CSV: csv = 1; break;
         case O_JSON: json = 1; break;
+        case O_DUMP: dump = optarg; break;
+        case O_BASE: if (cli_long(cmd, "--game-base", optarg, 0, 4000000000L, &base)) return 2; break;
         case O_HELP: usage(stdout); return 0;
         default: return 2;
         }
@@ -72,9 +81,28 @@ int cmd_estimate(int argc, char **argv)
         return 2;
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
+    char err[512];
+    if (dump) {
+        if (nspec || csv || json)
+            return cli_fail(cmd, "--dump writes records only: no --est, --csv or --json");
+        FILE *f = fopen(dump, "wb");
+        if (!f)
+            return cli_error(cmd, "cannot write %s", dump);
+        GameSource ds = {in.kifu, in.nkifu, in.db, in.ndb, 0};
+        EstDumpResult dr;
+        int drc = est_dump_run(&ds, f, games, (uint32_t)base, &dr, err, sizeof err);
+        if (fclose(f) && !drc) {
+            drc = -1;
+            snprintf(err, sizeof err, "error writing %s", dump);
+        }
+        if (drc)
+            return cli_error(cmd, "%s", err);
+        printf("%s: %ld games, %ld decisions (records), %ld features dropped, %ld cards without a label\n", dump,
+               dr.games, dr.records, dr.truncated, dr.unlabeled);
+        return 0;
+    }
     if (!nspec)
         specs[nspec++] = "uniform";
-    char err[512];
     EstOptions *eo = calloc((size_t)nspec, sizeof *eo);
     if (!eo)
         return cli_error(cmd, "out of memory");
@@ -94,7 +122,7 @@ int cmd_estimate(int argc, char **argv)
             rc = cli_error(cmd, "%s", err);
             break;
         }
-        if (eo[i].own || eo[i].ownw) /* files of its own: only the spec tells the rows apart */
+        if (eo[i].own || eo[i].ownw || eo[i].ownnet) /* files of its own: only the spec tells the rows apart */
             snprintf(rows[i].desc, sizeof rows[i].desc, "%s", specs[i]);
         else
             est_options_describe(&eo[i], rows[i].desc, sizeof rows[i].desc);

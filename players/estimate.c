@@ -2,6 +2,7 @@
 #include "players/estimate.h"
 
 #include "game/textfile.h"
+#include "players/estnet.h"
 #include "players/players.h"
 #include "players/rich.h"
 
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const KIND_NAMES[EST_KINDS] = {"uniform", "weights", "oracle", "policy"};
+static const char *const KIND_NAMES[EST_KINDS] = {"uniform", "weights", "oracle", "policy", "net"};
 static const char *const ORDER_NAMES[ORDER_KINDS] = {"suit-a", "suit-d", "rank-a", "rank-d", "random"};
 static const char *const ORACLE_NAMES[ORACLE_KINDS] = {"all-w", "all-s", "each-w", "each-s"};
 
@@ -145,8 +146,7 @@ static int size_bucket(int n) { return n <= 3 ? 0 : n <= 7 ? 1 : 2; }
 static int kind_of(Move m) { return m.type == MOVE_GROUP ? 1 : m.type == MOVE_SEQ ? 2 : 0; }
 static int strength(int col, int rev) { return rev ? 14 - col : col; }
 
-/* The strength of a meld's top card in the direction of play. */
-static int top_strength(Move m, int rev)
+int est_meld_strength(Move m, int rev)
 {
     if (m.type == MOVE_JOKER)
         return 14;
@@ -178,13 +178,13 @@ void est_features(const InfoSet *v, EstFeatures *f)
         if (m.type == MOVE_PASS) {
             if (g.table.type != MOVE_PASS) {
                 e.bucket = (uint8_t)(18 + kind_of(g.table) * 3 + sb);
-                e.ref = (uint8_t)top_strength(g.table, g.rev);
+                e.ref = (uint8_t)est_meld_strength(g.table, g.rev);
                 have = 1;
             }
         } else {
             const int lead = g.table.type == MOVE_PASS;
             e.bucket = (uint8_t)(lead * 9 + kind_of(m) * 3 + sb);
-            e.ref = (uint8_t)top_strength(m, g.rev);
+            e.ref = (uint8_t)est_meld_strength(m, g.rev);
             have = 1;
             left[p] -= m.n;
         }
@@ -461,6 +461,56 @@ static double expected_right(const double (*chance)[64], const EstKnown *k, cons
     return e;
 }
 
+/* The world built by giving the likeliest (card, holder) pairs first (hand[k->me] untouched);
+ * with specials_first, the joker and the spade 2 go first, each to its likeliest allowed holder
+ * with room, so that no other card takes the room they need. */
+static void greedy_world(const double (*chance)[64], const EstKnown *k, int specials_first, Cards built[NPLAYERS])
+{
+    Pair pairs[NPLAYERS * 64];
+    int np = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != k->me)
+            for (Cards x = k->deal & ~k->forbid[p]; x; x &= x - 1)
+                pairs[np++] = (Pair){chance[p][cards_lowest_bit(x)], p, cards_lowest_bit(x)};
+    qsort(pairs, (size_t)np, sizeof *pairs, pair_desc);
+    Cards given = 0;
+    int room[NPLAYERS];
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p != k->me)
+            built[p] = k->fixed[p];
+        room[p] = p == k->me ? 0 : k->room[p];
+    }
+    static const int SPECIAL[2] = {JOKER_BIT, S2_BIT};
+    for (int i = 0; i < 2 && specials_first; i++) {
+        const int b = SPECIAL[i];
+        int best = -1;
+        for (int p = 0; p < NPLAYERS; p++)
+            if (((k->deal >> b) & 1) && room[p] > 0 && !((k->forbid[p] >> b) & 1) &&
+                (best < 0 || chance[p][b] > chance[best][b]))
+                best = p;
+        if (best >= 0) {
+            built[best] |= 1ULL << b;
+            given |= 1ULL << b;
+            room[best]--;
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        const Pair *x = &pairs[i];
+        if (room[x->holder] > 0 && !((given >> x->bit) & 1)) {
+            built[x->holder] |= 1ULL << x->bit;
+            given |= 1ULL << x->bit;
+            room[x->holder]--;
+        }
+    }
+    for (Cards x = k->deal & ~given; x; x &= x - 1) /* left over (forbidden everywhere with room): any room */
+        for (int p = 0; p < NPLAYERS; p++)
+            if (room[p] > 0) {
+                built[p] |= 1ULL << cards_lowest_bit(x);
+                room[p]--;
+                break;
+            }
+}
+
 void est_point(EstSampler *s, const EstKnown *k)
 {
     double chance[NPLAYERS][64] = {{0}};
@@ -480,27 +530,9 @@ void est_point(EstSampler *s, const EstKnown *k)
             best = i;
         }
     }
-    Pair pairs[NPLAYERS * 64];
-    int np = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (p != k->me)
-            for (Cards x = k->deal & ~k->forbid[p]; x; x &= x - 1)
-                pairs[np++] = (Pair){chance[p][cards_lowest_bit(x)], p, cards_lowest_bit(x)};
-    qsort(pairs, (size_t)np, sizeof *pairs, pair_desc);
-    Cards built[NPLAYERS], given = 0;
-    int room[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++) {
-        built[p] = p == k->me ? s->pool[best][p] : k->fixed[p];
-        room[p] = p == k->me ? 0 : k->room[p];
-    }
-    for (int i = 0; i < np; i++) {
-        const Pair *x = &pairs[i];
-        if (room[x->holder] > 0 && !((given >> x->bit) & 1)) {
-            built[x->holder] |= 1ULL << x->bit;
-            given |= 1ULL << x->bit;
-            room[x->holder]--;
-        }
-    }
+    Cards built[NPLAYERS];
+    built[k->me] = s->pool[best][k->me];
+    greedy_world((const double (*)[64])chance, k, 0, built);
     if (est_world_ok(k, built) && expected_right((const double (*)[64])chance, k, built) >= best_e)
         memcpy(s->pool[0], built, sizeof built);
     else
@@ -555,9 +587,70 @@ static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, 
     }
 }
 
+/* est=net: the network's chances for this decision, the per-card dealing weights, and with
+ * point=1 the point estimate as the only candidate. */
+static void prepare_net(EstSampler *s, const EstNet *net, int point, const InfoSet *v, const EstKnown *k)
+{
+    EstNetFeat f;
+    float logit[ESTNET_OUT];
+    estnet_features(v, &f);
+    estnet_forward(net, &f, logit);
+    memset(s->prob, 0, sizeof s->prob);
+    memset(s->wc, 0, sizeof s->wc);
+    int col[NPLAYERS]; /* player -> its column in wc (opponents by ascending number) */
+    for (int p = 0, j = 0; p < NPLAYERS; p++)
+        col[p] = p == k->me ? -1 : j++;
+    for (Cards x = k->deal; x; x &= x - 1) {
+        const int c = cards_lowest_bit(x), ci = estnet_card(c);
+        float mx = -INFINITY, z = 0, e[4] = {0};
+        for (int pass = 0; pass < 2 && z <= 0; pass++) { /* allowed holders; any with room if none is */
+            for (int j = 0; j < 4; j++) {
+                const int p = f.opp[j];
+                if (k->room[p] > 0 && (pass || !((k->forbid[p] >> c) & 1)) && logit[ci * 4 + j] > mx)
+                    mx = logit[ci * 4 + j];
+            }
+            for (int j = 0; j < 4; j++) {
+                const int p = f.opp[j];
+                e[j] = k->room[p] > 0 && (pass || !((k->forbid[p] >> c) & 1)) ? expf(logit[ci * 4 + j] - mx) : 0;
+                z += e[j];
+            }
+        }
+        for (int j = 0; j < 4 && z > 0; j++) {
+            const int p = f.opp[j];
+            s->prob[c][p] = e[j] / z;
+            if (k->room[p] > 0)
+                s->wc[c][col[p]] = e[j] / z / (float)k->room[p];
+        }
+    }
+    if (!point)
+        return;
+    if (!s->pool) {
+        s->pool = malloc(sizeof *s->pool);
+        s->cum = malloc(sizeof *s->cum);
+        if (!s->pool || !s->cum) {
+            est_sampler_free(s);
+            return; /* draws instead */
+        }
+    }
+    double chance[NPLAYERS][64] = {{0}};
+    for (int p = 0; p < NPLAYERS; p++)
+        for (int c = 0; c < 64; c++)
+            chance[p][c] = s->prob[c][p];
+    s->pool[0][k->me] = v->hand;
+    greedy_world((const double (*)[64])chance, k, 1, s->pool[0]);
+    s->npool = 1;
+    s->cum[0] = 1;
+}
+
 void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng)
 {
     s->npool = 0;
+    s->percard = 0;
+    if (s->kind == EST_NET && o->net) {
+        s->percard = 1;
+        prepare_net(s, o->net, o->point, v, k);
+        return;
+    }
     if (s->kind == EST_UNIFORM || !o->model) {
         flat(s);
     } else {
@@ -592,10 +685,16 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
             return; /* the weight table alone */
         }
     }
-    EstSampler base = *s;
+    static __thread EstSampler base;
+    base = *s;
     base.kind = EST_WEIGHTS;
     base.order = ORDER_RANDOM;
     base.pool = NULL;
+    if (o->net) { /* est-proposal=net: the candidates from the learned estimator */
+        prepare_net(&base, o->net, 0, v, k);
+        base.kind = EST_NET;
+        base.percard = 1;
+    }
     double ll[EST_MAX_POOL], mx = -INFINITY;
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
@@ -630,13 +729,16 @@ static int pick_holder(const EstSampler *s, const EstKnown *k, const int room[NP
 {
     const int b = est_bin(bit);
     double acc[NPLAYERS], tot = 0;
+    int col[NPLAYERS];
+    for (int p = 0, j = 0; p < NPLAYERS; p++)
+        col[p] = p == k->me ? 0 : j++;
     int last = -1;
     for (int pass = 0; pass < 2 && tot <= 0; pass++) {
         tot = 0;
         for (int p = 0; p < NPLAYERS; p++) {
             double x = 0;
             if (p != k->me && room[p] > 0 && (pass || !((k->forbid[p] >> bit) & 1))) {
-                x = s->w[p][b] * room[p];
+                x = (s->percard ? s->wc[bit][col[p]] : s->w[p][b]) * room[p];
                 last = p;
             }
             tot += x;
@@ -727,7 +829,7 @@ static void deal_cards(const EstSampler *s, const EstKnown *k, Cards deal, int r
         const int bit = seq[i];
         if (!((deal >> bit) & 1))
             continue;
-        const float *w = w4[bit >= JOKER_BIT ? 13 : (bit >> 2) - 1];
+        const float *w = s->percard ? s->wc[bit] : w4[bit >= JOKER_BIT ? 13 : (bit >> 2) - 1];
         const float a0 = w[0] * rm[0], a1 = a0 + w[1] * rm[1], a2 = a1 + w[2] * rm[2], a3 = a2 + w[3] * rm[3];
         const float r = (float)(rng_next(rng) >> 40) * (1.0f / 16777216.0f) * a3;
         int j = r < a0 ? 0 : r < a1 ? 1 : r < a2 ? 2 : 3;
@@ -838,7 +940,7 @@ void est_sample(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPL
         sample_fresh(s, k, rng, hand);
         return;
     }
-    if (s->kind == EST_POLICY && s->npool > 0) { /* a candidate, in proportion to its weight */
+    if ((s->kind == EST_POLICY || s->kind == EST_NET) && s->npool > 0) { /* a candidate, in proportion to its weight */
         double r = rng_double(rng) * s->cum[s->npool - 1];
         int lo = 0, hi = s->npool - 1;
         while (lo < hi) {
@@ -898,7 +1000,7 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     o->order = ORDER_RANDOM;
     const char *k = kind_key ? spec_get_str(s, kind_key, est_kind_name(def_kind)) : s->kind;
     if ((o->kind = est_kind_parse(k)) < 0) {
-        snprintf(err, errsz, "est=%s: valid are uniform, weights, oracle, policy", k);
+        snprintf(err, errsz, "est=%s: valid are uniform, weights, oracle, policy, net", k);
         return -1;
     }
     const char *ord = spec_get_str(s, "order", NULL), *meth = spec_get_str(s, "method", NULL);
@@ -926,16 +1028,30 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         return -1;
     long kk;
     char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32], fkey[32];
+    char xkey[32];
+    snprintf(xkey, sizeof xkey, "%s", kind_key ? "est-proposal" : "proposal");
+    const char *prop = spec_get_str(s, xkey, NULL);
+    if (prop && (o->kind != EST_POLICY || (strcmp(prop, "weights") && strcmp(prop, "net")))) {
+        snprintf(err, errsz, "%s=%s: est=policy takes %s=weights (the weight table) or net (the learned estimator)", xkey,
+                 prop, xkey);
+        return -1;
+    }
+    if (prop && !strcmp(prop, "net") && !(o->net = estnet_builtin(err, errsz)))
+        return -1;
     snprintf(fkey, sizeof fkey, "%s", kind_key ? "est-fresh" : "fresh");
     snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
     snprintf(kkey, sizeof kkey, "%s", kind_key ? "est-k" : "k");
     snprintf(bkey, sizeof bkey, "%s", kind_key ? "est-beta" : "beta");
     snprintf(wkey, sizeof wkey, "%s", kind_key ? "est-weights" : "weights");
+    if (spec_get_str(s, pkey, NULL) && o->kind != EST_POLICY && o->kind != EST_NET) {
+        snprintf(err, errsz, "%s= is for est=policy and est=net", pkey);
+        return -1;
+    }
     if ((spec_get_str(s, kkey, NULL) || spec_get_str(s, bkey, NULL) || spec_get_str(s, wkey, NULL) ||
-         spec_get_str(s, mkey, NULL) || spec_get_str(s, pkey, NULL) || spec_get_str(s, fkey, NULL)) &&
+         spec_get_str(s, mkey, NULL) || spec_get_str(s, fkey, NULL)) &&
         o->kind != EST_POLICY) {
-        snprintf(err, errsz, "%s=, %s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, pkey, fkey);
+        snprintf(err, errsz, "%s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, fkey);
         return -1;
     }
     if (spec_get_int(s, kkey, 1, EST_MAX_POOL, 64, &kk, err, errsz) ||
@@ -993,8 +1109,23 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     }
     const char *file = spec_get_str(s, model_key, NULL);
     if (file && o->kind == EST_UNIFORM) {
-        snprintf(err, errsz, "%s= is for est=weights or est=oracle", model_key);
+        snprintf(err, errsz, "%s= is for est=weights, oracle, policy or net", model_key);
         return -1;
+    }
+    if (o->kind == EST_NET) {
+        if (!file)
+            return (o->net = estnet_builtin(err, errsz)) ? 0 : -1;
+        char e[400];
+        if (!(o->ownnet = malloc(sizeof *o->ownnet)) || estnet_load(file, o->ownnet, e, sizeof e)) {
+            if (!o->ownnet)
+                snprintf(err, errsz, "out of memory");
+            else
+                snprintf(err, errsz, "%s: %s=%s: %s", s->kind, model_key, file, e);
+            est_options_free(o);
+            return -1;
+        }
+        o->net = o->ownnet;
+        return 0;
     }
     if (o->kind == EST_UNIFORM)
         return 0;
@@ -1022,7 +1153,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1034,6 +1165,9 @@ void est_options_free(EstOptions *o)
     free(o->own);
     free(o->ownw);
     free(o->ownr);
+    free(o->ownnet);
+    o->ownnet = NULL;
+    o->net = NULL;
     o->own = NULL;
     o->ownw = NULL;
     o->ownr = NULL;
@@ -1062,9 +1196,12 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
         if (o->fresh > 0)
             snprintf(buf, size, "policy fresh=%d beta=%g%s", o->fresh, o->beta, o->rw ? " rich" : "");
         else
-            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "");
+            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
+                     o->net ? " proposal=net" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
+    else if (o->kind == EST_NET)
+        snprintf(buf, size, "net%s", o->point ? " point=1" : "");
     else
         snprintf(buf, size, "uniform");
 }

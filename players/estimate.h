@@ -30,6 +30,12 @@
  *             weight table, one of them picked in proportion to its weight, so that worlds never
  *             collapse onto a shared pool (the 2017 champion's way, with M = 32). est-weights=rich
  *             scores the plays with the built-in rich policy (players/rich.h);
+ *   net       the learned estimator (players/estnet.h): for each hidden card, the network's
+ *             probability of each opponent holding it (allowed holders only); dealt card by card
+ *             in random order (the joker and the spade 2 first), each card to an opponent with
+ *             room in proportion to p(card, opponent) / room at the start x room now. With
+ *             est-point=1 every world is the point estimate: the likeliest (card, holder) pairs
+ *             first. est-model=FILE: a model of one's own (tools/train_estnet.sh);
  *   oracle    experiments only (paper 003 §3.2): the known cards, then d = floor(m p) of the m
  *             undetermined cards placed with their true holders (all-w/all-s: the weakest or
  *             strongest overall; each-w/each-s: per opponent by the quota method, weakest or
@@ -45,8 +51,9 @@
 #include "players/policy.h"
 
 struct RichWeights;
+struct EstNet;
 
-enum { EST_UNIFORM, EST_WEIGHTS, EST_ORACLE, EST_POLICY, EST_KINDS };
+enum { EST_UNIFORM, EST_WEIGHTS, EST_ORACLE, EST_POLICY, EST_NET, EST_KINDS };
 enum { ORDER_SUIT_A, ORDER_SUIT_D, ORDER_RANK_A, ORDER_RANK_D, ORDER_RANDOM, ORDER_KINDS };
 enum { ORACLE_ALL_W, ORACLE_ALL_S, ORACLE_EACH_W, ORACLE_EACH_S, ORACLE_KINDS };
 
@@ -107,6 +114,8 @@ int est_rel(int b, const EstEvent *e);
 /* lw[p][b] = prior + the events' terms: the log-weight of opponent p holding a card of bin b. */
 void est_table(const EstModel *m, const EstFeatures *f, double lw[NPLAYERS][EST_BINS]);
 static inline int est_bin(int bit) { return bit >= JOKER_BIT ? 13 : (bit >> 2) - 1; }
+/* The strength of a meld's top card in the direction of play (1..13; 14 a lone joker). */
+int est_meld_strength(Move m, int rev);
 
 /* The built-in model (players/est.weights, made by tools/train_estimation.sh), or NULL with the
  * reason. */
@@ -123,6 +132,9 @@ typedef struct EstSampler {
     int kind, order, oracle;
     double p;                       /* oracle: base accuracy ratio */
     double w[NPLAYERS][EST_BINS];   /* weights (exp of est_table), or all 1 */
+    int percard;                    /* net: the weights are per card, in wc */
+    float wc[64][4];                /* net: weight of card bit for the j-th opponent (ascending numbers) */
+    float prob[64][NPLAYERS];       /* net: the network's chance of each holder (after est_prepare) */
     const Cards *truth;             /* oracle: the true hands (NPLAYERS), else NULL */
     int npool;                      /* policy: candidate worlds and their cumulative weights */
     Cards (*pool)[NPLAYERS];
@@ -170,6 +182,8 @@ typedef struct EstOptions {
     PolicyWeights *ownw;
     const struct RichWeights *rw; /* policy with a rich weights file (est-weights=FILE): its model */
     struct RichWeights *ownr;
+    const struct EstNet *net; /* net: the built-in network, or ownnet (est-model=FILE) */
+    struct EstNet *ownnet;
 } EstOptions;
 struct PlayerSpec;
 /* Reads, from a player spec, est=uniform|weights|oracle (kind_key: the key naming the sampler;

@@ -303,6 +303,8 @@ static void test_hidden_cards_change_nothing(void **state)
     hidden_cards_change_nothing("mc:sims=100:est=weights:order=suit-a");
     hidden_cards_change_nothing("mc:sims=100:est=policy:est-k=8:est-mcmc=2");
     hidden_cards_change_nothing("mc:sims=100:est=policy:est-k=16:est-beta=0.1:est-point=1");
+    hidden_cards_change_nothing("mc:sims=100:est=net");
+    hidden_cards_change_nothing("mc:sims=100:est=net:est-point=1");
 }
 
 /* ---- the command ---- */

@@ -49,7 +49,7 @@ static void play_records(void)
 /* ---- every sampler, every constraint ---- */
 
 typedef struct Check {
-    EstOptions o[16];
+    EstOptions o[20];
     int n;
     long decisions, worlds, exchange_rules;
     Rng rng;
@@ -139,7 +139,10 @@ static void test_samplers_meet_every_constraint(void **state)
                            "oracle:method=each-w:p=0.8",
                            "oracle:method=each-s:p=1",
                            "policy:fresh=3",
-                           "policy:fresh=2:weights=rich:beta=1"};
+                           "policy:fresh=2:weights=rich:beta=1",
+                           "net",
+                           "net:point=1",
+                           "policy:k=4:proposal=net"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
     for (int i = 0; i < c.n; i++)
         if (est_options_parse(specs[i], &c.o[i], err, sizeof err))

@@ -1,0 +1,45 @@
+#!/bin/sh
+# estnet_data.sh — regenerates the learned estimator's training and test records
+# (players/estnet.h; `dhm estimate --dump`) in WORKDIR:
+#   train.bin  dhm self-play (fields of policy, mc and simple players, recorded with
+#              dhm play --record) and the A-* matches of ../shared/data/teacher (Blauweregen and
+#              KleinBlauw, read from there, never copied);
+#   test.bin   the B-* teacher matches (third-party programs and dhm mc): held out;
+#   blaux5.bin blaux5.kifu (test only).
+# Games are never split: a game's decisions go to one file. Seeded (the self-play seeds are
+# fixed), so the same dhm makes the same records.
+# Usage: tools/estnet_data.sh [DHM] [WORKDIR]   (build/dhm, train-estnet/); SCALE=small for a check.
+# About 6 minutes on one core (most of it the mc fields); about 1.1 million train decisions.
+set -eu
+DHM=${1:-build/dhm}
+W=${2:-train-estnet}
+DATA=${DATA:-../shared/data}
+[ -d "$DATA/teacher" ] || DATA=/work/shared/data
+N_POLICY=9000 N_MIXED=2000 N_MC=500
+if [ "${SCALE:-full}" = small ]; then N_POLICY=100 N_MIXED=20 N_MC=10; fi
+mkdir -p "$W"
+run() { echo "== $*" >&2; "$@"; }
+# self-play, one kifu per field (whole games; the seeds fix them)
+[ -f "$W/sp-policy.kifu" ] || run "$DHM" play --quiet --players policy,policy,policy,policy,policy \
+  --games $N_POLICY --seed 11 --record "$W/sp-policy.kifu" >/dev/null
+[ -f "$W/sp-mixed.kifu" ] || run "$DHM" play --quiet --players policy,mc,simple,mc:est=weights,policy \
+  --games $N_MIXED --seed 12 --record "$W/sp-mixed.kifu" >/dev/null
+[ -f "$W/sp-mc.kifu" ] || run "$DHM" play --quiet --players mc,mc,mc,mc,mc \
+  --games $N_MC --seed 13 --record "$W/sp-mc.kifu" >/dev/null
+# the teacher matches: A-* for training, B-* held out
+A= B=
+for f in "$DATA"/teacher/A-*.kifu.xz; do
+  n=$W/$(basename "$f" .xz)
+  [ -f "$n" ] || xz -dc "$f" > "$n"
+  A="$A $n"
+done
+for f in "$DATA"/teacher/B-*.kifu.xz; do
+  n=$W/$(basename "$f" .xz)
+  [ -f "$n" ] || xz -dc "$f" > "$n"
+  B="$B $n"
+done
+# shellcheck disable=SC2086
+run "$DHM" estimate --dump "$W/train.bin" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A
+# shellcheck disable=SC2086
+run "$DHM" estimate --dump "$W/test.bin" --game-base 1000000 $B
+run "$DHM" estimate --dump "$W/blaux5.bin" --game-base 2000000 "$DATA/blaux5.kifu"
