@@ -3,6 +3,7 @@
 #include "pydhm.h"
 
 #include "players/estimate.h"
+#include "players/estnet.h"
 #include "players/policy.h"
 
 #include <stddef.h>
@@ -595,6 +596,42 @@ static uint64_t seed_arg(PyObject *seed, int *ok)
 }
 
 /* sample_world(seed=None, est="uniform") -> Env */
+/* What sample_world and holder_probabilities share: the selected agent's information set and its
+ * certain knowledge, the sampler's options parsed (what: the method, for messages). 0, or -1
+ * with a Python error (o is then freed). */
+static int world_setup(EnvObject *self, const char *what, const char *est, EstOptions *o, EstKnown *known, int *me)
+{
+    if (!running(self))
+        return -1;
+    DhmEnv *e = self->e;
+    if (self->over || self->selected < 0 || e->m.phase != GAME_PLAY) {
+        PyErr_Format(PyExc_RuntimeError, "%s: only while a game is in play (not during the exchange, not after the "
+                                         "episode)", what);
+        return -1;
+    }
+    char err[512];
+    if (est_options_parse(est, o, err, sizeof err)) {
+        PyErr_Format(PyExc_ValueError, "%s: est=%s: %s", what, est, err);
+        return -1;
+    }
+    if (o->kind == EST_ORACLE) {
+        est_options_free(o);
+        PyErr_Format(PyExc_ValueError, "%s: est=oracle reads the true hands (experiments only): valid are uniform, "
+                                       "weights, policy, net", what);
+        return -1;
+    }
+    const int p = *me = self->selected;
+    int count[NPLAYERS];
+    for (int q = 0; q < NPLAYERS; q++)
+        count[q] = cards_count(e->m.g.hand[q]);
+    if (est_known(env_view(e, p), count, known)) {
+        est_options_free(o);
+        PyErr_Format(PyExc_RuntimeError, "%s: no world fits player_%d's information set", what, p);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *Env_sample_world(EnvObject *self, PyObject *args, PyObject *kw)
 {
     OPEN_OR_RAISE(self);
@@ -603,51 +640,79 @@ static PyObject *Env_sample_world(EnvObject *self, PyObject *args, PyObject *kw)
     const char *est = "uniform";
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|Os", kwlist, &seed, &est))
         return NULL;
-    if (!running(self))
-        return NULL;
-    DhmEnv *e = self->e;
-    if (self->over || self->selected < 0 || e->m.phase != GAME_PLAY)
-        return PyErr_Format(PyExc_RuntimeError, "sample_world: only while a game is in play (not during the exchange, "
-                                                "not after the episode)");
-    int ok;
+    int ok, p;
     const uint64_t s = seed_arg(seed, &ok);
     if (!ok)
         return NULL;
     EstOptions o;
-    char err[512];
-    if (est_options_parse(est, &o, err, sizeof err))
-        return PyErr_Format(PyExc_ValueError, "sample_world: est=%s: %s", est, err);
-    if (o.kind == EST_ORACLE) {
-        est_options_free(&o);
-        return PyErr_Format(PyExc_ValueError, "sample_world: est=oracle reads the true hands (experiments only): valid "
-                                              "are uniform, weights, policy");
-    }
-    const int p = self->selected;
-    const InfoSet *v = env_view(e, p);
-    int count[NPLAYERS];
-    for (int q = 0; q < NPLAYERS; q++)
-        count[q] = cards_count(e->m.g.hand[q]);
-    EstSampler smp;
     EstKnown known;
+    if (world_setup(self, "sample_world", est, &o, &known, &p))
+        return NULL;
+    const InfoSet *v = env_view(self->e, p);
+    EstSampler smp;
     Cards hand[NPLAYERS];
     Rng rng = rng_seed(s);
-    int rc = est_known(v, count, &known);
-    if (!rc) {
-        est_sampler_init(&smp, &o);
-        Py_BEGIN_ALLOW_THREADS
-        est_prepare(&smp, &o, v, &known, &rng);
-        hand[p] = v->hand;
-        est_sample(&smp, &known, &rng, hand);
-        Py_END_ALLOW_THREADS
-        est_sampler_free(&smp);
-    }
+    est_sampler_init(&smp, &o);
+    Py_BEGIN_ALLOW_THREADS
+    est_prepare(&smp, &o, v, &known, &rng);
+    hand[p] = v->hand;
+    est_sample(&smp, &known, &rng, hand);
+    Py_END_ALLOW_THREADS
+    est_sampler_free(&smp);
     est_options_free(&o);
-    if (rc)
-        return PyErr_Format(PyExc_RuntimeError, "sample_world: no world fits player_%d's information set", p);
     EnvObject *c = env_clone(self);
     if (c)
         env_set_world(c->e, hand, p);
     return (PyObject *)c;
+}
+
+/* holder_probabilities(est="net") -> float64[53, 5] */
+static PyObject *Env_holder_probabilities(EnvObject *self, PyObject *args, PyObject *kw)
+{
+    OPEN_OR_RAISE(self);
+    static char *kwlist[] = {"est", NULL};
+    const char *est = "net";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|s", kwlist, &est))
+        return NULL;
+    EstOptions o;
+    EstKnown known;
+    int me;
+    if (world_setup(self, "holder_probabilities", est, &o, &known, &me))
+        return NULL;
+    if (o.kind != EST_NET || o.point) {
+        est_options_free(&o);
+        return PyErr_Format(PyExc_ValueError, "holder_probabilities: est=%s: the chances come from the learned "
+                                              "estimator: est=net or net:model=FILE", est);
+    }
+    const InfoSet *v = env_view(self->e, me);
+    EstSampler smp;
+    Rng rng = rng_seed(0);
+    est_sampler_init(&smp, &o);
+    Py_BEGIN_ALLOW_THREADS
+    est_prepare(&smp, &o, v, &known, &rng);
+    Py_END_ALLOW_THREADS
+    npy_intp d[2] = {53, NPLAYERS};
+    PyObject *a = PyArray_ZEROS(2, d, NPY_FLOAT64, 0);
+    if (a) {
+        double *out = PyArray_DATA((PyArrayObject *)a);
+        for (int bit = 4; bit <= JOKER_BIT; bit++) {
+            const Cards c = 1ULL << bit;
+            if (!(c & CARDS_ALL))
+                continue;
+            double *row = out + (size_t)estnet_card(bit) * NPLAYERS;
+            if (v->hand & c)
+                row[me] = 1;
+            for (int p = 0; p < NPLAYERS; p++)
+                if (known.fixed[p] & c)
+                    row[p] = 1;
+            if (known.deal & c)
+                for (int p = 0; p < NPLAYERS; p++)
+                    row[p] = smp.prob[bit][p];
+        }
+    }
+    est_sampler_free(&smp);
+    est_options_free(&o);
+    return a;
 }
 
 /* playout(policy="simple", seed=None, eps=0.0) -> classes */
@@ -728,6 +793,10 @@ static PyMethodDef Env_methods[] = {
     {"sample_world", (PyCFunction)(void (*)(void))Env_sample_world, METH_VARARGS | METH_KEYWORDS,
      "sample_world(seed=None, est='uniform') -> Env: a copy in which every card agent_selection cannot see is dealt\n"
      "anew by dhm's sampler (est=uniform, weights, policy[:k=64:beta=0.5]), consistent with its information set"},
+    {"holder_probabilities", (PyCFunction)(void (*)(void))Env_holder_probabilities, METH_VARARGS | METH_KEYWORDS,
+     "holder_probabilities(est='net') -> float64[53, 5]: from agent_selection's view, each card's chance of being in\n"
+     "each player's hand (dhm.CARDS order; 1 for its own cards and those known from the exchange and the diamond 3,\n"
+     "the learned estimator's chances for the others; a row of zeros for a card already played)"},
     {"playout", (PyCFunction)(void (*)(void))Env_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(policy='simple', seed=None, eps=0.0) -> classes: plays a copy of the game to its end in C\n"
      "(simple: the simple rule, random moves with probability eps; policy: the learned policy at temperature eps);\n"

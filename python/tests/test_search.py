@@ -162,3 +162,46 @@ def test_copy_and_deepcopy_are_clones_and_pickle_names_clone():
         assert c.game_record() != env.game_record()
     with pytest.raises(TypeError, match=r"cannot pickle 'Env' object: .*env\.clone\(\)"):
         pickle.dumps(env)
+
+
+def test_holder_probabilities_of_the_learned_estimator():
+    """Env.holder_probabilities(): for each card, each player's chance of holding it from the
+    selected agent's view: a distribution for every card not yet played (one-hot where it is
+    known: its own hand), zeros for a played card, and better than chance at naming the true
+    holder of the hidden ones (the network's likeliest holder, in self-play of `policy`)."""
+    env = dhm.Env(seed=11, mode="match", games=6)
+    players = [dhm.Player("policy", seed=dhm.player_seed(11, p)) for p in range(5)]
+    env.reset()
+    right = total = decisions = 0
+    for agent in env.agent_iter():
+        obs, _, term, _, _ = env.last()
+        if term:
+            env.step(None)
+            continue
+        if env.phase == "play" and decisions < 400:
+            decisions += 1
+            P = env.holder_probabilities()
+            assert P.shape == (53, 5) and P.dtype == np.float64 and (P >= 0).all()
+            me = env.actor
+            hands = [set(dhm.describe(env.observe(p))["hand"]) for p in range(5)]
+            for i, card in enumerate(dhm.CARDS):
+                holder = next((p for p in range(5) if card in hands[p]), None)
+                if holder is None:  # played
+                    assert P[i].sum() == 0, (card, P[i])
+                    continue
+                assert abs(P[i].sum() - 1) < 1e-6, (card, P[i])
+                if holder == me:
+                    assert P[i, me] == 1
+                elif P[i].max() < 1:  # a card to guess
+                    assert P[i, me] == 0
+                    right += int(np.argmax(P[i]) == holder)
+                    total += 1
+        env.step(players[env.actor].act(env))
+    assert decisions == 400 and total > 4000
+    print("holder_probabilities: likeliest holder right for %d of %d cards (%.3f)" % (right, total, right / total))
+    assert right / total > 0.36, right / total  # chance among four is 0.25; the model's top-1 is about 0.44
+    with pytest.raises(ValueError, match="the chances come from the learned estimator"):
+        env.reset()
+        while env.phase != "play":
+            env.step(players[env.actor].act(env))
+        env.holder_probabilities(est="uniform")
