@@ -1,13 +1,12 @@
 /* estnet.c — the learned hand estimator's features, forward pass and model files (estnet.h). */
 #include "players/estnet.h"
+#include "players/wtext.h"
 
-#include "game/textfile.h"
 #include "players/estimate.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,41 +247,24 @@ int estnet_parse(const char *text, const char *name, EstNet *n, char *err, size_
     return 0;
 }
 
+static int parse_any(const char *text, const char *name, void *out, char *err, size_t errsz)
+{
+    return estnet_parse(text, name, out, err, errsz);
+}
+
 int estnet_load(const char *path, EstNet *n, char *err, size_t errsz)
 {
-    char *text;
-    if (textfile_read(path, (size_t)64 << 20, &text, NULL, err, errsz))
-        return -1;
-    int rc = estnet_parse(text, path, n, err, errsz);
-    free(text);
-    return rc;
+    return wtext_load(path, parse_any, n, err, errsz);
 }
 
+/* The built-in model: players/estnet.weights, compiled in as text (estnet_embed.c). */
 extern const char estnet_weights_text[];
-static EstNet *g_net;
-static char g_net_err[256];
-static pthread_once_t g_net_once = PTHREAD_ONCE_INIT;
-
-static void net_init(void)
-{
-    EstNet *n = malloc(sizeof *n);
-    if (!n) {
-        snprintf(g_net_err, sizeof g_net_err, "out of memory");
-        return;
-    }
-    if (estnet_parse(estnet_weights_text, "the built-in players/estnet.weights", n, g_net_err, sizeof g_net_err)) {
-        free(n);
-        return;
-    }
-    g_net = n;
-}
+static WBuiltin g_builtin = WBUILTIN_INIT;
 
 const EstNet *estnet_builtin(char *err, size_t errsz)
 {
-    pthread_once(&g_net_once, net_init);
-    if (!g_net && err)
-        snprintf(err, errsz, "%s", g_net_err);
-    return g_net;
+    return wtext_builtin(&g_builtin, estnet_weights_text, "the built-in players/estnet.weights", sizeof(EstNet),
+                         parse_any, err, errsz);
 }
 
 /* ---------------------------------------------------------------- training records */
