@@ -1113,18 +1113,12 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         return -1;
     }
     if (o->kind == EST_NET) {
-        if (!file)
-            return (o->net = estnet_builtin(err, errsz)) ? 0 : -1;
         char e[400];
-        if (!(o->ownnet = malloc(sizeof *o->ownnet)) || estnet_load(file, o->ownnet, e, sizeof e)) {
-            if (!o->ownnet)
-                snprintf(err, errsz, "out of memory");
-            else
-                snprintf(err, errsz, "%s: %s=%s: %s", s->kind, model_key, file, e);
+        if (estnet_option(file, model_key, &o->net, &o->ownnet, e, sizeof e)) {
+            snprintf(err, errsz, "%s: %s", s->kind, e);
             est_options_free(o);
             return -1;
         }
-        o->net = o->ownnet;
         return 0;
     }
     if (o->kind == EST_UNIFORM)

@@ -267,6 +267,18 @@ const EstNet *estnet_builtin(char *err, size_t errsz)
                          parse_any, err, errsz);
 }
 
+int estnet_option(const char *path, const char *key, const EstNet **use, EstNet **own, char *err, size_t errsz)
+{
+    char e[400] = "";
+    const void *u;
+    void *o;
+    int rc = wtext_option(path, key, path ? NULL : estnet_builtin(e, sizeof e), e, sizeof(EstNet), parse_any, &u, &o,
+                          err, errsz);
+    *use = u;
+    *own = o;
+    return rc;
+}
+
 /* ---------------------------------------------------------------- training records */
 
 static uint8_t *put16(uint8_t *q, unsigned x)

@@ -64,6 +64,9 @@ int estnet_parse(const char *text, const char *name, EstNet *n, char *err, size_
 int estnet_load(const char *path, EstNet *n, char *err, size_t errsz);
 /* The built-in model (players/estnet.weights), or NULL with the reason. */
 const EstNet *estnet_builtin(char *err, size_t errsz);
+/* A model option (wtext_option): with path, that file in a fresh block (*own, the caller frees
+ * it); without, the built-in model. *use gets the one in use. 0 or -1 ("KEY=PATH: why"). */
+int estnet_option(const char *path, const char *key, const EstNet **use, EstNet **own, char *err, size_t errsz);
 
 /* One training record (tools/train_estnet.py reads them): the features and, for each card,
  * label | allowed << 3 where label is 1 + the opponent holding it when it is to be guessed

@@ -201,12 +201,6 @@ void chan_reset(WatchChan *c, long set, const char *const names[NPLAYERS], int g
     c->nrecent = c->recent_at = 0;
 }
 
-double chan_gps(const WatchChan *c)
-{
-    const double s = (c->last_ms - c->t0_ms) / 1000;
-    return c->done > 0 && s > 0 ? (double)c->done / s : 0.0;
-}
-
 static void chart_add(WatchChan *c)
 {
     if (c->done % c->chart_step)
@@ -233,6 +227,7 @@ typedef struct Stand {
 
 static Stand stand_now(const WatchChan *c) { return (Stand){c->done, c->skipped, c->totals, c->last_ms}; }
 
+/* Games per second from the match's start to that moment (0 before the first game ends). */
 static double stand_gps(const WatchChan *c, const Stand *s)
 {
     const double t = (s->ms - c->t0_ms) / 1000;

@@ -90,7 +90,5 @@ void chan_hello(const WatchChan *c, Sb *out);
 void chan_snapshot(const WatchChan *c, Sb *out);
 /* "tick": viewers, games per second, games left out (from the watch thread once a second). */
 void chan_tick(WatchChan *c, long dropped);
-/* Games per second since the match began (0 before the first game ends). */
-double chan_gps(const WatchChan *c);
 
 #endif
