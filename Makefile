@@ -65,6 +65,7 @@ $(O)/obj/players/policy_embed.o: players/policy.weights
 $(O)/obj/players/policy.o: OPT = -O3
 $(O)/obj/players/est_embed.o: players/est.weights
 $(O)/obj/players/estnet_embed.o: players/estnet.weights
+$(O)/obj/players/estseq_embed.o: players/estseq.weights
 $(O)/obj/players/rich_embed.o: players/rich.weights
 $(O)/obj/players/gift_embed.o: players/gift.weights
 # {python} in a tournament's exec: lines: the interpreter make python builds for (cli/cli.c).
@@ -110,6 +111,7 @@ $(O)/pic/obj/%.o: %.c
 $(O)/pic/obj/players/policy_embed.o: players/policy.weights
 $(O)/pic/obj/players/est_embed.o: players/est.weights
 $(O)/pic/obj/players/estnet_embed.o: players/estnet.weights
+$(O)/pic/obj/players/estseq_embed.o: players/estseq.weights
 $(O)/pic/obj/players/rich_embed.o: players/rich.weights
 $(O)/pic/obj/players/gift_embed.o: players/gift.weights
 $(O)/pic/obj/watch/page.o: watch/page_match.html watch/page_tournament.html

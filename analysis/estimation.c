@@ -7,6 +7,7 @@
 #include "analysis/decisions.h"
 #include "game/game.h"
 #include "players/estnet.h"
+#include "players/estseq.h"
 
 typedef struct AccWalk {
     const EstAccConfig *c;
@@ -99,7 +100,10 @@ int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult 
 /* ---------------------------------------------------------------- training records */
 
 typedef struct DumpWalk {
-    FILE *f;
+    FILE *f, *fs;       /* the records; the sequence rows (NULL: none) */
+    uint32_t nseq;      /* sequences numbered so far */
+    int seq[NPLAYERS];  /* this game's sequence of each viewer (-1: none yet) */
+    int nev[NPLAYERS], nplays[NPLAYERS]; /* its events written, and the plays they cover */
     long max_games;
     uint32_t game;
     EstDumpResult *r;
@@ -138,6 +142,29 @@ static int dump_decision(void *ctx, const Decision *d)
         w->failed = 1;
         return 1;
     }
+    if (w->fs && v->me >= 0 && v->me < NPLAYERS) {
+        const int me = v->me;
+        if (w->seq[me] < 0)
+            w->seq[me] = (int)w->nseq++;
+        static __thread EstSeqEv ev[GAME_MAX_PLAYS];
+        const int n = v->nplays > w->nplays[me] ? estseq_events(v, w->nplays[me], ev, GAME_MAX_PLAYS) : 0;
+        uint8_t row[ESTSEQ_ROW];
+        for (int i = 0; i < n; i++) {
+            estseq_row_event((uint32_t)w->seq[me], &ev[i], row);
+            if (fwrite(row, sizeof row, 1, w->fs) != 1) {
+                w->failed = 1;
+                return 1;
+            }
+        }
+        w->nev[me] += n;
+        if (v->nplays > w->nplays[me])
+            w->nplays[me] = v->nplays;
+        estseq_row_decision((uint32_t)w->seq[me], w->nev[me], row);
+        if (fwrite(row, sizeof row, 1, w->fs) != 1) {
+            w->failed = 1;
+            return 1;
+        }
+    }
     w->r->records++;
     return 0;
 }
@@ -149,17 +176,25 @@ static int dump_game(void *ctx, const GameRecord *rec, const char *const names[N
     if (w->max_games && index >= w->max_games)
         return 1;
     w->r->games++;
+    for (int p = 0; p < NPLAYERS; p++)
+        w->seq[p] = -1, w->nev[p] = w->nplays[p] = 0;
     int rc = decisions_each(rec, dump_decision, w);
     w->game++;
     return rc;
 }
 
-int est_dump_run(const GameSource *src, FILE *f, long max_games, uint32_t game_base, EstDumpResult *out, char *err,
-                 size_t errsz)
+int est_dump_run(const GameSource *src, FILE *f, FILE *fs, long max_games, uint32_t game_base, EstDumpResult *out,
+                 char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
-    DumpWalk w = {f, max_games, game_base, out, 0};
-    if (fwrite(ESTNET_DUMP_MAGIC, 8, 1, f) != 1) {
+    DumpWalk w;
+    memset(&w, 0, sizeof w);
+    w.f = f;
+    w.fs = fs;
+    w.max_games = max_games;
+    w.game = game_base;
+    w.r = out;
+    if (fwrite(ESTNET_DUMP_MAGIC, 8, 1, f) != 1 || (fs && fwrite(ESTSEQ_DUMP_MAGIC, 8, 1, fs) != 1)) {
         snprintf(err, errsz, "cannot write the training records");
         return -1;
     }

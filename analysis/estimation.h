@@ -37,11 +37,12 @@ int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult 
  * source, from the turn player's view, one record of ESTNET_REC_SIZE bytes (estnet_record:
  * the features from the information set, each card's true holder among the cards to guess and
  * its allowed holders) after the header ESTNET_DUMP_MAGIC. game_base numbers the games.
+ * With fs, the sequence model's rows too (players/estseq.h, after ESTSEQ_DUMP_MAGIC).
  * Returns 0 with the records and games written, or -1 with the reason. */
 typedef struct EstDumpResult {
     long games, records, truncated, unlabeled; /* unlabeled: cards whose true holder a rule forbade */
 } EstDumpResult;
-int est_dump_run(const GameSource *src, FILE *f, long max_games, uint32_t game_base, EstDumpResult *out, char *err,
-                 size_t errsz);
+int est_dump_run(const GameSource *src, FILE *f, FILE *fs, long max_games, uint32_t game_base, EstDumpResult *out,
+                 char *err, size_t errsz);
 
 #endif

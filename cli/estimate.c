@@ -36,25 +36,28 @@ static void usage(FILE *f)
             "                     features of every play decision and the cards' true holders;\n"
             "                     tools/train_estnet.sh) to FILE and say how many\n"
             "  --game-base N      --dump: the first game's number in the records (0)\n"
+            "  --dump-seq FILE    --dump: also the sequence model's rows (players/estseq.h;\n"
+            "                     tools/train_estseq.sh) to FILE\n"
             "  --csv | --json     machine-readable output instead of the table\n");
 }
 
 int cmd_estimate(int argc, char **argv)
 {
-    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP, O_DUMP, O_BASE };
+    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP, O_DUMP, O_BASE, O_DSEQ };
     static const struct option opts[] = {{"kifu", required_argument, 0, O_KIFU},     {"db", required_argument, 0, O_DB},
                                          {"est", required_argument, 0, O_EST},       {"worlds", required_argument, 0, O_WORLDS},
                                          {"games", required_argument, 0, O_GAMES},   {"seed", required_argument, 0, O_SEED},
                                          {"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
                                          {"help", no_argument, 0, O_HELP},           {"dump", required_argument, 0, O_DUMP},
-                                         {"game-base", required_argument, 0, O_BASE}, {0, 0, 0, 0}};
+                                         {"game-base", required_argument, 0, O_BASE},
+                                         {"dump-seq", required_argument, 0, O_DSEQ},  {0, 0, 0, 0}};
     const char *cmd = "estimate";
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *specs[32];
     int nspec = 0, csv = 0, json = 0, c;
     long worlds = 100, games = 0, base = 0;
-    const char *dump = NULL;
+    const char *dump = NULL, *dseq = NULL;
     uint64_t seed = 1;
     optind = 1;
     while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
@@ -72,6 +75,7 @@ int cmd_estimate(int argc, char **argv)
         case O_CSV: csv = 1; break;
         case O_JSON: json = 1; break;
         case O_DUMP: dump = optarg; break;
+        case O_DSEQ: dseq = optarg; break;
         case O_BASE: if (cli_long(cmd, "--game-base", optarg, 0, 4000000000L, &base)) return 2; break;
         case O_HELP: usage(stdout); return 0;
         default: return 2;
@@ -82,18 +86,29 @@ int cmd_estimate(int argc, char **argv)
     if (csv && json)
         return cli_fail(cmd, "--csv and --json exclude each other");
     char err[512];
+    if (dseq && !dump)
+        return cli_fail(cmd, "--dump-seq goes with --dump");
     if (dump) {
         if (nspec || csv || json)
             return cli_fail(cmd, "--dump writes records only: no --est, --csv or --json");
         FILE *f = fopen(dump, "wb");
         if (!f)
             return cli_error(cmd, "cannot write %s", dump);
+        FILE *fs = dseq ? fopen(dseq, "wb") : NULL;
+        if (dseq && !fs) {
+            fclose(f);
+            return cli_error(cmd, "cannot write %s", dseq);
+        }
         GameSource ds = {in.kifu, in.nkifu, in.db, in.ndb, 0};
         EstDumpResult dr;
-        int drc = est_dump_run(&ds, f, games, (uint32_t)base, &dr, err, sizeof err);
+        int drc = est_dump_run(&ds, f, fs, games, (uint32_t)base, &dr, err, sizeof err);
         if (fclose(f) && !drc) {
             drc = -1;
             snprintf(err, sizeof err, "error writing %s", dump);
+        }
+        if (fs && fclose(fs) && !drc) {
+            drc = -1;
+            snprintf(err, sizeof err, "error writing %s", dseq);
         }
         if (drc)
             return cli_error(cmd, "%s", err);

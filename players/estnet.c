@@ -121,11 +121,19 @@ static void embed(const float (*w)[ESTNET_E], const float *b, const uint16_t *id
 
 void estnet_forward(const EstNet *n, const EstNetFeat *f, float logit[ESTNET_OUT])
 {
+    estnet_forward_add(n, f, NULL, logit);
+}
+
+void estnet_forward_add(const EstNet *n, const EstNetFeat *f, const float *extra, float logit[ESTNET_OUT])
+{
     float x[5 * ESTNET_E], h[ESTNET_H];
     embed((const float (*)[ESTNET_E])n->wg, n->bg, f->g, NULL, f->ng, x);
     for (int j = 0; j < 4; j++)
         embed((const float (*)[ESTNET_E])n->wo, n->bo, f->o[j], f->ow[j], f->no[j], x + (1 + j) * ESTNET_E);
     memcpy(h, n->b1, sizeof h);
+    if (extra)
+        for (int k = 0; k < ESTNET_H; k++)
+            h[k] += extra[k];
     for (int i = 0; i < 5 * ESTNET_E; i++) {
         const float xi = x[i];
         if (xi == 0)
@@ -149,15 +157,8 @@ void estnet_forward(const EstNet *n, const EstNetFeat *f, float logit[ESTNET_OUT
 
 #define ESTNET_MAGIC "dhm estnet 1"
 
-typedef struct Reader {
-    const char *s, *name;
-    int line;
-    char *err;
-    size_t errsz;
-} Reader;
-
 /* The next line that is not blank or a comment, trimmed, as p..e; 0 at the end. */
-static int next_line(Reader *r, const char **p, const char **e)
+int estnet_next_line(EstNetReader *r, const char **p, const char **e)
 {
     while (*r->s) {
         r->line++;
@@ -177,12 +178,12 @@ static int next_line(Reader *r, const char **p, const char **e)
     return 0;
 }
 
-static int read_tensor(Reader *r, const char *tname, int rows, int cols, float *out)
+int estnet_read_tensor(EstNetReader *r, const char *tname, int rows, int cols, float *out)
 {
     const char *p, *e;
     char want[64];
     snprintf(want, sizeof want, "%s %d %d", tname, rows, cols);
-    if (!next_line(r, &p, &e)) {
+    if (!estnet_next_line(r, &p, &e)) {
         snprintf(r->err, r->errsz, "%s: truncated: no tensor '%s'", r->name, want);
         return -1;
     }
@@ -192,7 +193,7 @@ static int read_tensor(Reader *r, const char *tname, int rows, int cols, float *
         return -1;
     }
     for (int i = 0; i < rows; i++) {
-        if (!next_line(r, &p, &e)) {
+        if (!estnet_next_line(r, &p, &e)) {
             snprintf(r->err, r->errsz, "%s: truncated: tensor %s has %d of its %d rows", r->name, tname, i, rows);
             return -1;
         }
@@ -221,26 +222,36 @@ static int read_tensor(Reader *r, const char *tname, int rows, int cols, float *
     return 0;
 }
 
+int estnet_read_body(EstNetReader *r, EstNet *n)
+{
+    return estnet_read_tensor(r, "wg", ESTNET_G, ESTNET_E, &n->wg[0][0]) || estnet_read_tensor(r, "bg", 1, ESTNET_E, n->bg) ||
+                   estnet_read_tensor(r, "wo", ESTNET_O, ESTNET_E, &n->wo[0][0]) ||
+                   estnet_read_tensor(r, "bo", 1, ESTNET_E, n->bo) ||
+                   estnet_read_tensor(r, "w1", 5 * ESTNET_E, ESTNET_H, &n->w1[0][0]) ||
+                   estnet_read_tensor(r, "b1", 1, ESTNET_H, n->b1) ||
+                   estnet_read_tensor(r, "w2", ESTNET_H, ESTNET_OUT, &n->w2[0][0]) ||
+                   estnet_read_tensor(r, "b2", 1, ESTNET_OUT, n->b2)
+               ? -1
+               : 0;
+}
+
 int estnet_parse(const char *text, const char *name, EstNet *n, char *err, size_t errsz)
 {
-    Reader r = {text, name, 0, err, errsz};
+    EstNetReader r = {text, name, 0, err, errsz};
     const char *p, *e;
-    if (!next_line(&r, &p, &e) || (size_t)(e - p) != strlen(ESTNET_MAGIC) || memcmp(p, ESTNET_MAGIC, strlen(ESTNET_MAGIC))) {
+    if (!estnet_next_line(&r, &p, &e) || (size_t)(e - p) != strlen(ESTNET_MAGIC) || memcmp(p, ESTNET_MAGIC, strlen(ESTNET_MAGIC))) {
         snprintf(err, errsz, "%s: not a dhm estnet model (its first line must be '%s')", name, ESTNET_MAGIC);
         return -1;
     }
     char shape[80];
     snprintf(shape, sizeof shape, "shape %d %d %d %d %d", ESTNET_G, ESTNET_O, ESTNET_E, ESTNET_H, ESTNET_OUT);
-    if (!next_line(&r, &p, &e) || (size_t)(e - p) != strlen(shape) || memcmp(p, shape, strlen(shape))) {
+    if (!estnet_next_line(&r, &p, &e) || (size_t)(e - p) != strlen(shape) || memcmp(p, shape, strlen(shape))) {
         snprintf(err, errsz, "%s:%d: shape mismatch: this dhm needs '%s'", name, r.line, shape);
         return -1;
     }
-    if (read_tensor(&r, "wg", ESTNET_G, ESTNET_E, &n->wg[0][0]) || read_tensor(&r, "bg", 1, ESTNET_E, n->bg) ||
-        read_tensor(&r, "wo", ESTNET_O, ESTNET_E, &n->wo[0][0]) || read_tensor(&r, "bo", 1, ESTNET_E, n->bo) ||
-        read_tensor(&r, "w1", 5 * ESTNET_E, ESTNET_H, &n->w1[0][0]) || read_tensor(&r, "b1", 1, ESTNET_H, n->b1) ||
-        read_tensor(&r, "w2", ESTNET_H, ESTNET_OUT, &n->w2[0][0]) || read_tensor(&r, "b2", 1, ESTNET_OUT, n->b2))
+    if (estnet_read_body(&r, n))
         return -1;
-    if (next_line(&r, &p, &e)) {
+    if (estnet_next_line(&r, &p, &e)) {
         snprintf(err, errsz, "%s:%d: unexpected line after the last tensor", name, r.line);
         return -1;
     }

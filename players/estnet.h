@@ -58,10 +58,26 @@ void estnet_features(const InfoSet *v, EstNetFeat *f);
 /* logit[estnet_card(bit) * 4 + j]: the card, opponent j (by relative seat). */
 void estnet_forward(const EstNet *n, const EstNetFeat *f, float logit[ESTNET_OUT]);
 
+/* The same, with extra[ESTNET_H] (NULL: none) added into the hidden layer before its ReLU. */
+void estnet_forward_add(const EstNet *n, const EstNetFeat *f, const float *extra, float logit[ESTNET_OUT]);
+
 /* Text model files: the magic line, '#' comments (the command and seed that made it), a
  * "shape G O E H OUT" line, then each tensor as "NAME ROWS COLS" and its numbers. */
 int estnet_parse(const char *text, const char *name, EstNet *n, char *err, size_t errsz);
 int estnet_load(const char *path, EstNet *n, char *err, size_t errsz);
+/* The text reader, shared with the sequence model (estseq.c). */
+typedef struct EstNetReader {
+    const char *s, *name;
+    int line;
+    char *err;
+    size_t errsz;
+} EstNetReader;
+/* The next line that is not blank or a comment, trimmed, as *p..*e; 0 at the end. */
+int estnet_next_line(EstNetReader *r, const char **p, const char **e);
+/* "NAME ROWS COLS" and its rows of numbers into out; -1 with r->err set. */
+int estnet_read_tensor(EstNetReader *r, const char *tname, int rows, int cols, float *out);
+/* The eight tensors of the feature model, in order. */
+int estnet_read_body(EstNetReader *r, EstNet *n);
 /* The built-in model (players/estnet.weights), or NULL with the reason. */
 const EstNet *estnet_builtin(char *err, size_t errsz);
 /* A model option (wtext_option): with path, that file in a fresh block (*own, the caller frees

@@ -5,7 +5,8 @@
 #              dhm play --record) and the A-* matches of ../shared/data/teacher (Blauweregen and
 #              KleinBlauw, read from there, never copied);
 #   test.bin   the B-* teacher matches (third-party programs and dhm mc): held out;
-#   blaux5.bin blaux5.kifu (test only).
+#   blaux5.bin blaux5.kifu (test only);
+# and beside each, NAME.seq: the sequence model's rows (players/estseq.h; tools/train_estseq.sh).
 # Games are never split: a game's decisions go to one file. Seeded (the self-play seeds are
 # fixed), so the same dhm makes the same records.
 # Usage: tools/estnet_data.sh [DHM] [WORKDIR]   (build/dhm, train-estnet/); SCALE=small for a check.
@@ -39,7 +40,7 @@ for f in "$DATA"/teacher/B-*.kifu.xz; do
   B="$B $n"
 done
 # shellcheck disable=SC2086
-run "$DHM" estimate --dump "$W/train.bin" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A
+run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A
 # shellcheck disable=SC2086
-run "$DHM" estimate --dump "$W/test.bin" --game-base 1000000 $B
-run "$DHM" estimate --dump "$W/blaux5.bin" --game-base 2000000 "$DATA/blaux5.kifu"
+run "$DHM" estimate --dump "$W/test.bin" --dump-seq "$W/test.seq" --game-base 1000000 $B
+run "$DHM" estimate --dump "$W/blaux5.bin" --dump-seq "$W/blaux5.seq" --game-base 2000000 "$DATA/blaux5.kifu"

@@ -1,0 +1,16 @@
+#!/bin/sh
+# train_estseq.sh — makes the built-in sequence model (players/estseq.weights): the records of
+# tools/estnet_data.sh (made if absent; NAME.seq beside each NAME.bin), then tools/train_estseq.py
+# with Debian's python3-torch on one thread, seeded. Prints the log-loss, top-1 accuracy and
+# calibration on the held-out games (1 in 20 of the training games, the B-* teacher matches,
+# blaux5). `make check` never needs this (training is a tool, not a test dependency).
+# Usage: tools/train_estseq.sh [DHM] [WORKDIR] [OUT]  (build/dhm, train-estnet/, players/estseq.weights)
+# About 15 minutes of training on one core here (3 epochs; --minutes 32 caps it), after the data.
+set -eu
+DHM=${1:-build/dhm}
+W=${2:-train-estnet}
+OUT=${3:-players/estseq.weights}
+PY=${PYTHON:-/usr/bin/python3}
+[ -f "$W/train.seq" ] || sh "$(dirname "$0")/estnet_data.sh" "$DHM" "$W"
+exec nice "$PY" "$(dirname "$0")/train_estseq.py" --train "$W/train.bin" --test "teacher-B=$W/test.bin" \
+  --test "blaux5=$W/blaux5.bin" --out "$OUT" --seed 1 --epochs ${EPOCHS:-3} --minutes ${MINUTES:-32}
