@@ -3,6 +3,7 @@
 
 #include "game/textfile.h"
 #include "players/estnet.h"
+#include "players/estseq.h"
 #include "players/players.h"
 #include "players/rich.h"
 
@@ -589,12 +590,19 @@ static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, 
 
 /* est=net: the network's chances for this decision, the per-card dealing weights, and with
  * point=1 the point estimate as the only candidate. */
-static void prepare_net(EstSampler *s, const EstNet *net, int point, const InfoSet *v, const EstKnown *k)
+static void prepare_net(EstSampler *s, const EstNet *net, const EstSeq *seq, int point, const InfoSet *v,
+                        const EstKnown *k)
 {
     EstNetFeat f;
     float logit[ESTNET_OUT];
     estnet_features(v, &f);
-    estnet_forward(net, &f, logit);
+    if (seq) {
+        if (!s->seqc)
+            s->seqc = calloc(1, sizeof *s->seqc); /* NULL: every decision cold */
+        estseq_logits(seq, s->seqc, v, &f, logit);
+    } else {
+        estnet_forward(net, &f, logit);
+    }
     memset(s->prob, 0, sizeof s->prob);
     memset(s->wc, 0, sizeof s->wc);
     int col[NPLAYERS]; /* player -> its column in wc (opponents by ascending number) */
@@ -646,9 +654,9 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
 {
     s->npool = 0;
     s->percard = 0;
-    if (s->kind == EST_NET && o->net) {
+    if (s->kind == EST_NET && (o->net || o->seq)) {
         s->percard = 1;
-        prepare_net(s, o->net, o->point, v, k);
+        prepare_net(s, o->net, o->seq, o->point, v, k);
         return;
     }
     if (s->kind == EST_UNIFORM || !o->model) {
@@ -691,7 +699,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     base.order = ORDER_RANDOM;
     base.pool = NULL;
     if (o->net) { /* est-proposal=net: the candidates from the learned estimator */
-        prepare_net(&base, o->net, 0, v, k);
+        prepare_net(&base, o->net, NULL, 0, v, k);
         base.kind = EST_NET;
         base.percard = 1;
     }
@@ -721,6 +729,8 @@ void est_sampler_free(EstSampler *s)
     s->pool = NULL;
     s->cum = NULL;
     s->npool = 0;
+    free(s->seqc);
+    s->seqc = NULL;
 }
 
 /* One card to an opponent with room: probability proportional to weight x room among those
@@ -1038,6 +1048,15 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     }
     if (prop && !strcmp(prop, "net") && !(o->net = estnet_builtin(err, errsz)))
         return -1;
+    char qkey[32];
+    snprintf(qkey, sizeof qkey, "%s", kind_key ? "est-seq" : "seq");
+    if (spec_get_str(s, qkey, NULL) && o->kind != EST_NET) {
+        snprintf(err, errsz, "%s= is for est=net", qkey);
+        return -1;
+    }
+    long useseq = 0;
+    if (spec_get_int(s, qkey, 0, 1, 0, &useseq, err, errsz))
+        return -1;
     snprintf(fkey, sizeof fkey, "%s", kind_key ? "est-fresh" : "fresh");
     snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
@@ -1112,6 +1131,15 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         snprintf(err, errsz, "%s= is for est=weights, oracle, policy or net", model_key);
         return -1;
     }
+    if (o->kind == EST_NET && useseq) {
+        char e[400];
+        if (estseq_option(file, model_key, &o->seq, &o->ownseq, e, sizeof e)) {
+            snprintf(err, errsz, "%s: %s", s->kind, e);
+            est_options_free(o);
+            return -1;
+        }
+        return 0;
+    }
     if (o->kind == EST_NET) {
         char e[400];
         if (estnet_option(file, model_key, &o->net, &o->ownnet, e, sizeof e)) {
@@ -1147,7 +1175,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal, seq", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1162,6 +1190,9 @@ void est_options_free(EstOptions *o)
     free(o->ownnet);
     o->ownnet = NULL;
     o->net = NULL;
+    free(o->ownseq);
+    o->ownseq = NULL;
+    o->seq = NULL;
     o->own = NULL;
     o->ownw = NULL;
     o->ownr = NULL;
@@ -1195,7 +1226,7 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)
-        snprintf(buf, size, "net%s", o->point ? " point=1" : "");
+        snprintf(buf, size, "net%s%s", o->seq ? " seq=1" : "", o->point ? " point=1" : "");
     else
         snprintf(buf, size, "uniform");
 }

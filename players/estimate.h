@@ -135,6 +135,7 @@ typedef struct EstSampler {
     int percard;                    /* net: the weights are per card, in wc */
     float wc[64][4];                /* net: weight of card bit for the j-th opponent (ascending numbers) */
     float prob[64][NPLAYERS];       /* net: the network's chance of each holder (after est_prepare) */
+    struct EstSeqCache *seqc;       /* net with seq=1: the GRU state kept between decisions (owned) */
     const Cards *truth;             /* oracle: the true hands (NPLAYERS), else NULL */
     int npool;                      /* policy: candidate worlds and their cumulative weights */
     Cards (*pool)[NPLAYERS];
@@ -184,6 +185,8 @@ typedef struct EstOptions {
     struct RichWeights *ownr;
     const struct EstNet *net; /* net: the built-in network, or ownnet (est-model=FILE) */
     struct EstNet *ownnet;
+    const struct EstSeq *seq; /* net with seq=1: the sequence model (players/estseq.h), or ownseq */
+    struct EstSeq *ownseq;
 } EstOptions;
 struct PlayerSpec;
 /* Reads, from a player spec, est=uniform|weights|oracle (kind_key: the key naming the sampler;

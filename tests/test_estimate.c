@@ -49,7 +49,7 @@ static void play_records(void)
 /* ---- every sampler, every constraint ---- */
 
 typedef struct Check {
-    EstOptions o[20];
+    EstOptions o[24];
     int n;
     long decisions, worlds, exchange_rules;
     Rng rng;
@@ -142,7 +142,9 @@ static void test_samplers_meet_every_constraint(void **state)
                            "policy:fresh=2:weights=rich:beta=1",
                            "net",
                            "net:point=1",
-                           "policy:k=4:proposal=net"};
+                           "policy:k=4:proposal=net",
+                           "net:seq=1",
+                           "net:seq=1:point=1"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
     for (int i = 0; i < c.n; i++)
         if (est_options_parse(specs[i], &c.o[i], err, sizeof err))
