@@ -5,7 +5,10 @@
  *     plays and passes it reads (each one event of the weight table);
  *   - microseconds to prepare the policy sampler's 64 candidates for a decision;
  *   - the learned estimator (est=net): microseconds per information set for its features and
- *     forward pass (issue 38's bound: 50), and for est_prepare (that plus the chances). */
+ *     forward pass (issue 38's bound: 50), and for est_prepare (that plus the chances);
+ *   - its sequence model (est=net:seq=1): the same, cold (the GRU over the whole history) and
+ *     incremental (the GRU state kept per viewer between its decisions, the decisions in the
+ *     games' order), and est_prepare with the state kept. */
 #include <string.h>
 
 #include "analysis/decisions.h"
@@ -14,6 +17,7 @@
 #include "game/match.h"
 #include "players/estimate.h"
 #include "players/estnet.h"
+#include "players/estseq.h"
 #include "players/players.h"
 
 #define MAXPOS 12000
@@ -205,6 +209,51 @@ int main(void)
         n++;
     }
     bench_report("estimate_us_per_net_prepare", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
+    est_sampler_free(&s);
+    est_options_free(&o);
+
+    /* the sequence model: cold, incremental, and est_prepare (incremental) */
+    const EstSeq *seq = estseq_builtin(err, sizeof err);
+    if (!seq || est_options_parse("net:seq=1", &o, err, sizeof err)) {
+        fprintf(stderr, "bench_estimate: %s\n", err);
+        return 1;
+    }
+    long plays = 0;
+    for (int i = 0; i < npos; i++)
+        plays += pos[i].v.nplays;
+    bench_report("estimate_seq_events_per_decision", (double)plays / npos, "events");
+    static EstSeqCache cache;
+    for (int warm = 0; warm < 2; warm++) {
+        best = 1e9;
+        for (int run = 0; run < 3; run++) {
+            float sink = 0;
+            memset(&cache, 0, sizeof cache);
+            t0 = bench_now();
+            for (int i = 0; i < npos; i++) {
+                EstNetFeat f;
+                float lg[ESTNET_OUT];
+                estnet_features(&pos[i].v, &f);
+                estseq_logits(seq, warm ? &cache : NULL, &pos[i].v, &f, lg);
+                sink += lg[0];
+            }
+            double per = (bench_now() - t0) / npos;
+            if (per < best && sink == sink)
+                best = per;
+        }
+        bench_report(warm ? "estimate_us_per_seq_forward_incremental" : "estimate_us_per_seq_forward_cold", best * 1e6,
+                     "us");
+    }
+    est_sampler_init(&s, &o);
+    n = 0;
+    t0 = bench_now();
+    for (int i = 0; i < npos; i++) {
+        EstKnown k;
+        if (est_known(&pos[i].v, pos[i].count, &k))
+            continue;
+        est_prepare(&s, &o, &pos[i].v, &k, &r);
+        n++;
+    }
+    bench_report("estimate_us_per_seq_prepare", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
     est_sampler_free(&s);
     est_options_free(&o);
     free(pos);
