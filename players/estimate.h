@@ -35,7 +35,11 @@
  *             in random order (the joker and the spade 2 first), each card to an opponent with
  *             room in proportion to p(card, opponent) / room at the start x room now. With
  *             est-point=1 every world is the point estimate: the likeliest (card, holder) pairs
- *             first. est-model=FILE: a model of one's own (tools/train_estnet.sh);
+ *             first. est-model=FILE: a model of one's own (tools/train_estnet.sh). With
+ *             est-seq=1 the sequence model instead (players/estseq.h: the feature model plus
+ *             a GRU over the game's history; est-model=FILE then names one of
+ *             tools/train_estseq.sh's files); the GRU state is kept per viewer between
+ *             decisions (EstSampler.seqc);
  *   oracle    experiments only (paper 003 §3.2): the known cards, then d = floor(m p) of the m
  *             undetermined cards placed with their true holders (all-w/all-s: the weakest or
  *             strongest overall; each-w/each-s: per opponent by the quota method, weakest or
