@@ -63,8 +63,9 @@ $(O)/obj/players/policy_embed.o: players/policy.weights
 # The policy's playouts run 3-4% faster with players/policy.c at -O3 (docs/players.md, Speed);
 # the same numbers (no floating-point option changes). OPT on the command line still wins.
 $(O)/obj/players/policy.o: OPT = -O3
-# The sequence model's GRU steps (players/estseq.c), likewise at -O3 (the same numbers).
-$(O)/obj/players/estseq.o: OPT = -O3
+# The sequence model's GRU steps (players/estseq.c), likewise at -O3, and without trapping math
+# so that the clamps of its gates are vectorised: the same numbers, a step 3 times faster.
+$(O)/obj/players/estseq.o: OPT = -O3 -fno-trapping-math
 $(O)/obj/players/est_embed.o: players/est.weights
 $(O)/obj/players/estnet_embed.o: players/estnet.weights
 $(O)/obj/players/estseq_embed.o: players/estseq.weights

@@ -77,11 +77,30 @@ int estseq_events(const InfoSet *v, int from, EstSeqEv *ev, int max)
 
 /* ---------------------------------------------------------------- inference */
 
-static float sigm(float x) { return 1.0f / (1.0f + expf(-x)); }
+/* e^x (x clamped to [-87, 87]) as 2^n times a polynomial on [-ln 2 / 2, ln 2 / 2]: relative
+ * error below 2e-7, and branch-free, so that the loops over the gates below are vectorised
+ * (libm's expf and tanhf are not, and took half of a step's time). */
+static inline float exp_approx(float x)
+{
+    x = x < -87.0f ? -87.0f : x;
+    x = x > 87.0f ? 87.0f : x;
+    const int32_t ni = (int32_t)(x * 1.44269504f + 128.5f) - 128; /* round(x / ln 2): the argument is positive */
+    const float n = (float)ni;
+    const float r = x - n * 0.693145752f - n * 1.42860682e-6f; /* ln 2 in two parts (Cody and Waite) */
+    float q = 1.0f / 720;
+    q = q * r + 1.0f / 120;
+    q = q * r + 1.0f / 24;
+    q = q * r + 1.0f / 6;
+    q = q * r + 0.5f;
+    q = q * r + 1.0f;
+    q = q * r + 1.0f;
+    union { int32_t i; float f; } scale = {(ni + 127) * (1 << 23)};
+    return q * scale.f;
+}
 
 void estseq_step(const EstSeq *m, const EstSeqEv *e, float h[ESTSEQ_GH])
 {
-    float gi[ESTSEQ_G3], gh[ESTSEQ_G3];
+    float gi[ESTSEQ_G3], gh[ESTSEQ_G3], rz[2 * ESTSEQ_GH];
     memcpy(gi, m->sb, sizeof gi);
     for (int i = 0; i < e->n; i++) {
         const float *row = m->si[e->idx[i]];
@@ -100,10 +119,11 @@ void estseq_step(const EstSeq *m, const EstSeqEv *e, float h[ESTSEQ_GH])
         for (int k = 0; k < ESTSEQ_G3; k++)
             gh[k] += hj * row[k];
     }
-    for (int k = 0; k < ESTSEQ_GH; k++) {
-        const float r = sigm(gi[k] + gh[k]);
-        const float z = sigm(gi[ESTSEQ_GH + k] + gh[ESTSEQ_GH + k]);
-        const float nn = tanhf(gi[2 * ESTSEQ_GH + k] + r * gh[2 * ESTSEQ_GH + k]);
+    for (int k = 0; k < 2 * ESTSEQ_GH; k++) /* r, z: sigmoids */
+        rz[k] = 1.0f / (1.0f + exp_approx(-(gi[k] + gh[k])));
+    for (int k = 0; k < ESTSEQ_GH; k++) { /* n = tanh(a) = 2 sigmoid(2a) - 1 */
+        const float a = gi[2 * ESTSEQ_GH + k] + rz[k] * gh[2 * ESTSEQ_GH + k];
+        const float nn = 2.0f / (1.0f + exp_approx(-2.0f * a)) - 1.0f, z = rz[ESTSEQ_GH + k];
         h[k] = (1 - z) * nn + z * h[k];
     }
 }
