@@ -29,7 +29,7 @@ static void usage(FILE *f)
             "                     fresh=M: every world from M fresh proposals, no shared pool;\n"
             "                     weights=rich: the likelihood under the built-in rich policy),\n"
             "                     net[:point=0|1][:model=FILE] (the learned estimator, players/estnet.h;\n"
-            "                     seq=1: its sequence model, players/estseq.h)\n"
+            "                     seq=1: its sequence model, players/estseq.h; temp=T: logits / T)\n"
             "  --worlds N         worlds per decision (100)\n"
             "  --games N          only the first N games\n"
             "  --seed S           (1)\n"

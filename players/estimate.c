@@ -590,8 +590,8 @@ static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, 
 
 /* est=net: the network's chances for this decision, the per-card dealing weights, and with
  * point=1 the point estimate as the only candidate. */
-static void prepare_net(EstSampler *s, const EstNet *net, const EstSeq *seq, int point, const InfoSet *v,
-                        const EstKnown *k)
+static void prepare_net(EstSampler *s, const EstNet *net, const EstSeq *seq, double temp, int point,
+                        const InfoSet *v, const EstKnown *k)
 {
     EstNetFeat f;
     float logit[ESTNET_OUT];
@@ -603,6 +603,9 @@ static void prepare_net(EstSampler *s, const EstNet *net, const EstSeq *seq, int
     } else {
         estnet_forward(net, &f, logit);
     }
+    if (temp > 0 && temp != 1)
+        for (int o = 0; o < ESTNET_OUT; o++)
+            logit[o] /= (float)temp;
     memset(s->prob, 0, sizeof s->prob);
     memset(s->wc, 0, sizeof s->wc);
     int col[NPLAYERS]; /* player -> its column in wc (opponents by ascending number) */
@@ -656,7 +659,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     s->percard = 0;
     if (s->kind == EST_NET && (o->net || o->seq)) {
         s->percard = 1;
-        prepare_net(s, o->net, o->seq, o->point, v, k);
+        prepare_net(s, o->net, o->seq, o->temp, o->point, v, k);
         return;
     }
     if (s->kind == EST_UNIFORM || !o->model) {
@@ -699,7 +702,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     base.order = ORDER_RANDOM;
     base.pool = NULL;
     if (o->net) { /* est-proposal=net: the candidates from the learned estimator */
-        prepare_net(&base, o->net, NULL, 0, v, k);
+        prepare_net(&base, o->net, NULL, 1, 0, v, k);
         base.kind = EST_NET;
         base.percard = 1;
     }
@@ -1057,6 +1060,14 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     long useseq = 0;
     if (spec_get_int(s, qkey, 0, 1, 0, &useseq, err, errsz))
         return -1;
+    char tkey[32];
+    snprintf(tkey, sizeof tkey, "%s", kind_key ? "est-temp" : "temp");
+    if (spec_get_str(s, tkey, NULL) && o->kind != EST_NET) {
+        snprintf(err, errsz, "%s= is for est=net", tkey);
+        return -1;
+    }
+    if (spec_get_double(s, tkey, 0.05, 20, 1, &o->temp, err, errsz))
+        return -1;
     snprintf(fkey, sizeof fkey, "%s", kind_key ? "est-fresh" : "fresh");
     snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
@@ -1175,7 +1186,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal, seq", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal, seq, temp", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1226,7 +1237,10 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)
-        snprintf(buf, size, "net%s%s", o->seq ? " seq=1" : "", o->point ? " point=1" : "");
+        if (o->temp > 0 && o->temp != 1)
+            snprintf(buf, size, "net%s temp=%g%s", o->seq ? " seq=1" : "", o->temp, o->point ? " point=1" : "");
+        else
+            snprintf(buf, size, "net%s%s", o->seq ? " seq=1" : "", o->point ? " point=1" : "");
     else
         snprintf(buf, size, "uniform");
 }

@@ -39,7 +39,7 @@
  *             est-seq=1 the sequence model instead (players/estseq.h: the feature model plus
  *             a GRU over the game's history; est-model=FILE then names one of
  *             tools/train_estseq.sh's files); the GRU state is kept per viewer between
- *             decisions (EstSampler.seqc);
+ *             decisions (EstSampler.seqc). est-temp=T divides the logits by T (1);
  *   oracle    experiments only (paper 003 §3.2): the known cards, then d = floor(m p) of the m
  *             undetermined cards placed with their true holders (all-w/all-s: the weakest or
  *             strongest overall; each-w/each-s: per opponent by the quota method, weakest or
@@ -191,6 +191,7 @@ typedef struct EstOptions {
     struct EstNet *ownnet;
     const struct EstSeq *seq; /* net with seq=1: the sequence model (players/estseq.h), or ownseq */
     struct EstSeq *ownseq;
+    double temp;              /* net: the logits divided by this temperature (1) */
 } EstOptions;
 struct PlayerSpec;
 /* Reads, from a player spec, est=uniform|weights|oracle (kind_key: the key naming the sampler;

@@ -280,6 +280,11 @@ static void test_model_files(void **state)
     assert_int_equal(est_options_parse("weights:seq=1", &o, err, sizeof err), -1);
     assert_non_null(strstr(err, "seq= is for est=net"));
     assert_int_equal(est_options_parse("net:seq=2", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("policy:temp=1.2", &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "temp= is for est=net"));
+    assert_int_equal(est_options_parse("net:temp=0", &o, err, sizeof err), -1);
+    assert_int_equal(est_options_parse("net:temp=1.22", &o, err, sizeof err), 0);
+    est_options_free(&o);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --est net:seq=1:model=%s /dev/null 2>&1", dhm_bin(), path), 2);
     assert_non_null(strstr(out, "truncated"));
     assert_true(strchr(out, '\n') == out + strlen(out) - 1);
