@@ -8,6 +8,7 @@
 #   fuzz_rich     the rich policy's weights reader (a rich policy:weights=FILE, mc:prior-weights=FILE)
 #   fuzz_estmodel the estimation model reader (mc:est=weights:est-model=FILE)
 #   fuzz_estnet   the learned estimator's model reader (mc:est=net:est-model=FILE)
+#   fuzz_estseq   its sequence model's reader (mc:est=net:est-seq=1:est-model=FILE)
 #   fuzz_deals    the deal-list reader, plain lists and kifu files (--deals FILE)
 # FUZZ_SECONDS sets the length of each run (default 15); FUZZ_TARGETS picks some of them. Each
 # run prints libFuzzer's last lines ("Done N runs in S second(s)": N is the executions count);
@@ -15,7 +16,7 @@
 # with the sanitizers into build-fuzz/ by the main Makefile.
 FUZZ_SECONDS ?= 15
 O := build-fuzz
-TARGETS := fuzz_table fuzz_kifu fuzz_results fuzz_pack fuzz_review fuzz_policy fuzz_rich fuzz_estmodel fuzz_estnet fuzz_deals
+TARGETS := fuzz_table fuzz_kifu fuzz_results fuzz_pack fuzz_review fuzz_policy fuzz_rich fuzz_estmodel fuzz_estnet fuzz_estseq fuzz_deals
 FUZZ_TARGETS ?= $(TARGETS)
 FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
@@ -34,7 +35,7 @@ run: $(FUZZ_TARGETS:%=$(O)/%) seeds
 # ../shared is there), a results CSV of each kind, the built-in weights and model, deal lists.
 seeds: $(O)/seed_pack
 	@mkdir -p $(O)/corpus-fuzz_kifu $(O)/corpus-fuzz_results $(O)/corpus-fuzz_pack $(O)/corpus-fuzz_policy \
-	  $(O)/corpus-fuzz_rich $(O)/corpus-fuzz_estmodel $(O)/corpus-fuzz_estnet $(O)/corpus-fuzz_deals
+	  $(O)/corpus-fuzz_rich $(O)/corpus-fuzz_estmodel $(O)/corpus-fuzz_estnet $(O)/corpus-fuzz_estseq $(O)/corpus-fuzz_deals
 	@$(O)/seed_pack $(O)/corpus-fuzz_pack/seed
 	@if [ -f ../shared/data/blaux5.kifu ]; then head -n 20 ../shared/data/blaux5.kifu > $(O)/corpus-fuzz_kifu/seed; \
 	  head -n 20 ../shared/data/blaux5.kifu > $(O)/corpus-fuzz_deals/kifu; fi
@@ -44,6 +45,7 @@ seeds: $(O)/seed_pack
 	@head -c 6000 players/rich.weights > $(O)/corpus-fuzz_rich/head; awk 'NF == 2 && $$1 ~ /^[0-9]+$$/ { next } /^play / { $$3 = 0 } { print }' players/rich.weights > $(O)/corpus-fuzz_rich/sparse
 	@cp players/est.weights $(O)/corpus-fuzz_estmodel/builtin
 	@head -c 4000 players/estnet.weights > $(O)/corpus-fuzz_estnet/head
+	@head -c 4000 players/estseq.weights > $(O)/corpus-fuzz_estseq/head
 	@printf '# two deals\n{ c3 s3 h4 h6 d8 s8 dt cj hq ck } { d3 c7 d7 h7 h8 s9 cq da h2 s2 } { d4 c5 s5 c6 d6 c8 d9 dq ca ha c2 } { h3 s4 h5 s7 ct dj sj sq dk sk d2 } { c4 d5 s6 c9 h9 ht st hj hk sa jo }\r\n{ c3 s3 h4 h6 d8 s8 dt cj hq ck } { d3 c7 d7 h7 h8 s9 cq da h2 s2 } { d4 c5 s5 c6 d6 c8 d9 dq ca ha c2 } { h3 s4 h5 s7 ct dj sj sq dk sk d2 } { c4 d5 s6 c9 h9 ht st hj hk sa jo } # a comment\n' > $(O)/corpus-fuzz_deals/list
 
 lib:
