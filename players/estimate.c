@@ -437,7 +437,7 @@ static double choose_n(int k, int n) { return n == 1 ? k : k * (k - 1) / 2.0; }
  * ties spades > hearts > diamonds > clubs: the bit order); every card when c is empty. */
 static Cards stronger_than_top(Cards c) { return c ? ~((2ULL << cards_highest_bit(c)) - 1) : ~0ULL; }
 
-double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS])
+double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mode)
 {
     if (v->cls[v->me] < 0)
         return 0; /* a class period's first game: no exchange */
@@ -455,7 +455,7 @@ double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS])
     double ll = 0;
     for (int n = 1; n <= 2; n++) {
         const int rich = by_cls[2 - n], poor = by_cls[2 + n];
-        if (rich < 0 || poor < 0 || poor == v->me)
+        if (rich < 0 || poor < 0 || poor == v->me || (mode == 1 && rich != v->me))
             continue; /* the poor knows what it gave and got: nothing more to learn */
         double l;
         if (rich == v->me) {
@@ -463,6 +463,8 @@ double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS])
              * gave): every card the poor kept is weaker than them, so the number of ways is the
              * number of n-sets of my shown cards above its strongest kept card. Exact. */
             l = choose_n(cards_count(v->start_hand & stronger_than_top(orig[poor] & ~v->given)), n);
+            if (mode == 1) /* the certain part only: possible or not */
+                l = l > 0;
         } else {
             /* The same for a pair I am not in, with the rich's hand (after giving) for mine,
              * and the gift unknown: the rich gives cards it does not want, so most of the
@@ -748,7 +750,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         s->pool[i][k->me] = v->hand;
         est_sample(&base, k, rng, s->pool[i]);
         ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw, o->rw) +
-                (o->exch ? est_exchange_loglik(v, s->pool[i]) : 0);
+                (o->exch ? est_exchange_loglik(v, s->pool[i], o->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double tot = 0;
@@ -969,7 +971,7 @@ static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards
         prop[i][k->me] = hand[k->me];
         est_sample(&base, k, rng, prop[i]);
         ll[i] = s->beta * est_history_loglik(s->v, prop[i], s->pw, s->rw) +
-                (s->exch ? est_exchange_loglik(s->v, prop[i]) : 0);
+                (s->exch ? est_exchange_loglik(s->v, prop[i], s->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double w[EST_MAX_FRESH], tot = 0;
@@ -1118,7 +1120,7 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, fkey, 0, EST_MAX_FRESH, 0, &kk, err, errsz))
         return -1;
     o->fresh = (int)kk;
-    if (spec_get_int(s, ekey, 0, 1, 0, &kk, err, errsz))
+    if (spec_get_int(s, ekey, 0, 2, 0, &kk, err, errsz))
         return -1;
     o->exch = (int)kk;
     if (o->fresh > 0 && (o->point || o->mcmc)) {
@@ -1243,10 +1245,10 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     else if (o->kind == EST_POLICY)
         if (o->fresh > 0)
             snprintf(buf, size, "policy fresh=%d beta=%g%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
-                     o->exch ? " exch=1" : "");
+                     o->exch == 1 ? " exch=1" : o->exch == 2 ? " exch=2" : "");
         else
             snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
-                     o->net ? " proposal=net" : "", o->exch ? " exch=1" : "");
+                     o->net ? " proposal=net" : "", o->exch == 1 ? " exch=1" : o->exch == 2 ? " exch=2" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)

@@ -49,7 +49,7 @@ static void play_records(void)
 /* ---- every sampler, every constraint ---- */
 
 typedef struct Check {
-    EstOptions o[20];
+    EstOptions o[24];
     int n;
     long decisions, worlds, exchange_rules;
     Rng rng;
@@ -143,7 +143,8 @@ static void test_samplers_meet_every_constraint(void **state)
                            "net",
                            "net:point=1",
                            "policy:k=4:proposal=net",
-                           "policy:fresh=3:exch=1"};
+                           "policy:fresh=3:exch=1",
+                           "policy:k=4:exch=2"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
     for (int i = 0; i < c.n; i++)
         if (est_options_parse(specs[i], &c.o[i], err, sizeof err))
@@ -308,9 +309,11 @@ static int on_exchange_decision(void *ctx, const Decision *d)
     const InfoSet *v = d->v;
     if (d->exchange || v->cls[v->me] < 0)
         return 0;
-    const double lt = est_exchange_loglik(v, d->truth->hand);
+    const double lt = est_exchange_loglik(v, d->truth->hand, 2);
     if (!(lt >= 2 * log(0.1)))
         fail_msg("true hands ruled out: %g (class %d)", lt, v->cls[v->me]);
+    if (est_exchange_loglik(v, d->truth->hand, 1) < 0) /* the certain part: never against the truth */
+        fail_msg("true hands ruled out by the certain part (class %d)", v->cls[v->me]);
     int count[NPLAYERS];
     for (int p = 0; p < NPLAYERS; p++)
         count[p] = v->ncards[p];
@@ -325,7 +328,7 @@ static int on_exchange_decision(void *ctx, const Decision *d)
         Cards hand[NPLAYERS];
         hand[v->me] = v->hand;
         est_sample(&s, &k, &c->rng, hand);
-        lu += est_exchange_loglik(v, hand) / 8;
+        lu += est_exchange_loglik(v, hand, 2) / 8;
     }
     c->sum_true += lt;
     c->sum_uni += lu;
@@ -366,17 +369,22 @@ static void test_exchange_likelihood(void **state)
     v.hand = v.start_hand & ~v.given;
     Cards hand[NPLAYERS] = {v.hand, 0, 0, 0, 0};
     hand[4] = v.given | card_of(COL_MAX - 2, SUIT_C) | card_of(4, SUIT_C); /* a king kept */
-    const double king = est_exchange_loglik(&v, hand);
+    const double king = est_exchange_loglik(&v, hand, 2);
     hand[4] = v.given | card_of(COL_MAX, SUIT_S) | card_of(4, SUIT_C); /* the spade 2 kept */
-    const double two = est_exchange_loglik(&v, hand);
+    const double two = est_exchange_loglik(&v, hand, 2);
     hand[4] = v.given | card_of(4, SUIT_C) | card_of(5, SUIT_C); /* a 6 and a 7 */
-    const double low = est_exchange_loglik(&v, hand);
+    const double low = est_exchange_loglik(&v, hand, 2);
     /* the fugo/hinmin pair is empty in every case here: same term for all three */
     assert_true(fabs(king - low) < 1e-9);
     assert_true(two < king - 6);
+    /* mode 1, the certain part: the same verdicts, and nothing from the pair I am not in */
+    hand[4] = v.given | card_of(COL_MAX - 2, SUIT_C) | card_of(4, SUIT_C);
+    assert_true(fabs(est_exchange_loglik(&v, hand, 1) - log(1.001)) < 1e-12);
+    hand[4] = v.given | card_of(COL_MAX, SUIT_S) | card_of(4, SUIT_C);
+    assert_true(fabs(est_exchange_loglik(&v, hand, 1) - log(0.001)) < 1e-12);
     /* outside the exchange nothing is learned */
     memset(v.cls, -1, sizeof v.cls);
-    assert_true(est_exchange_loglik(&v, hand) == 0);
+    assert_true(est_exchange_loglik(&v, hand, 2) == 0);
 }
 
 /* ---- the oracle (paper 003 §3.2) ---- */
