@@ -75,6 +75,14 @@ static void check_world(const InfoSet *v, const EstKnown *k, const Cards hand[NP
     assert_true(est_world_ok(k, hand));
 }
 
+/* What v's player knows for certain, with the card counts now. */
+static void known_now(const InfoSet *v, int count[NPLAYERS], EstKnown *k)
+{
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = v->ncards[p];
+    assert_int_equal(est_known(v, count, k), 0);
+}
+
 static int on_decision(void *ctx, const Decision *d)
 {
     Check *c = ctx;
@@ -82,10 +90,8 @@ static int on_decision(void *ctx, const Decision *d)
         return 0;
     const InfoSet *v = d->v;
     int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
     EstKnown k;
-    assert_int_equal(est_known(v, count, &k), 0);
+    known_now(v, count, &k);
     /* what is certain is true of the real hands (the joker/spade 2 rules are assumptions:
      * checked separately) */
     for (int p = 0; p < NPLAYERS; p++)
@@ -194,10 +200,8 @@ static int on_diversity(void *ctx, const Decision *d)
     if (d->exchange || v->nplays < 15 || cards_count(CARDS_ALL & ~v->hand & ~v->played) < 12)
         return 0;
     int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
     EstKnown k;
-    assert_int_equal(est_known(v, count, &k), 0);
+    known_now(v, count, &k);
     EstSampler f, p, u;
     est_sampler_init(&f, &c->fresh);
     est_sampler_init(&p, &c->pool);
@@ -315,10 +319,8 @@ static int on_exchange_decision(void *ctx, const Decision *d)
     if (est_exchange_loglik(v, d->truth->hand, 1) < 0) /* the certain part: never against the truth */
         fail_msg("true hands ruled out by the certain part (class %d)", v->cls[v->me]);
     int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
     EstKnown k;
-    assert_int_equal(est_known(v, count, &k), 0);
+    known_now(v, count, &k);
     EstOptions o;
     memset(&o, 0, sizeof o);
     EstSampler s;
