@@ -27,6 +27,8 @@ static void usage(FILE *f)
             "                     (point=1: every world is the one best guess, the world with the\n"
             "                     highest expected accuracy; most accurate with k=1024:beta=0.1;\n"
             "                     fresh=M: every world from M fresh proposals, no shared pool;\n"
+            "                     exch=1|2: each candidate also weighted by the exchange's likelihood\n"
+            "                     (1: the certain part, 2: all of it);\n"
             "                     weights=rich: the likelihood under the built-in rich policy),\n"
             "                     net[:point=0|1][:model=FILE] (the learned estimator, players/estnet.h;\n"
             "                     seq=1: its sequence model, players/estseq.h; temp=T: logits / T)\n"

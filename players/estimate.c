@@ -431,6 +431,55 @@ double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const Po
     return ll;
 }
 
+/* C(k, n) for n = 1, 2. */
+static double choose_n(int k, int n) { return n == 1 ? k : k * (k - 1) / 2.0; }
+
+/* The cards strictly stronger than the strongest of c, in the exchange's order (joker, 2, A ...,
+ * ties spades > hearts > diamonds > clubs: the bit order); every card when c is empty. */
+static Cards stronger_than_top(Cards c) { return c ? ~((2ULL << cards_highest_bit(c)) - 1) : ~0ULL; }
+
+double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mode)
+{
+    if (v->cls[v->me] < 0)
+        return 0; /* a class period's first game: no exchange */
+    int by_cls[NPLAYERS];
+    for (int c = 0; c < NPLAYERS; c++)
+        by_cls[c] = -1;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (v->cls[p] >= 0 && v->cls[p] < NPLAYERS)
+            by_cls[v->cls[p]] = p;
+    Cards orig[NPLAYERS]; /* each hand as the exchange left it: now plus what it played */
+    memcpy(orig, hand, sizeof orig);
+    for (int i = 0; i < v->nplays; i++)
+        if (v->plays[i].move.type != MOVE_PASS && v->plays[i].player < NPLAYERS)
+            orig[v->plays[i].player] |= move_cards(v->plays[i].move);
+    double ll = 0;
+    for (int n = 1; n <= 2; n++) {
+        const int rich = by_cls[2 - n], poor = by_cls[2 + n];
+        if (rich < 0 || poor < 0 || poor == v->me || (mode == 1 && rich != v->me))
+            continue; /* the poor knows what it gave and got: nothing more to learn */
+        double l;
+        if (rich == v->me) {
+            /* I got the poor's n strongest among the cards I was shown (start_hand, before I
+             * gave): every card the poor kept is weaker than them, so the number of ways is the
+             * number of n-sets of my shown cards above its strongest kept card. Exact. */
+            l = choose_n(cards_count(v->start_hand & stronger_than_top(orig[poor] & ~v->given)), n);
+            if (mode == 1) /* the certain part only: possible or not */
+                l = l > 0;
+        } else {
+            /* The same for a pair I am not in, with the rich's hand (after giving) for mine,
+             * and the gift unknown: the rich gives cards it does not want, so most of the
+             * weight assumes the gift is not the poor's strongest; 0.1 that the gift was its n
+             * strongest (then the bound is the next card). */
+            const Cards top = cards_strongest(orig[poor], n);
+            l = choose_n(cards_count(orig[rich] & stronger_than_top(orig[poor])), n) +
+                0.1 * choose_n(cards_count(orig[rich] & stronger_than_top(orig[poor] & ~top)), n);
+        }
+        ll += log(l + 1e-3); /* a world the rules rule out: almost never, not never (a server of its own) */
+    }
+    return ll;
+}
+
 static void flat(EstSampler *s)
 {
     for (int p = 0; p < NPLAYERS; p++)
@@ -682,6 +731,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     if (o->fresh > 0) { /* every world drawn from fresh proposals by est_sample */
         s->fresh = o->fresh;
         s->beta = o->beta;
+        s->exch = o->exch;
         s->v = v;
         s->pw = o->pw;
         s->rw = o->rw;
@@ -710,7 +760,8 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
         est_sample(&base, k, rng, s->pool[i]);
-        ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw, o->rw);
+        ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw, o->rw) +
+                (o->exch ? est_exchange_loglik(v, s->pool[i], o->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double tot = 0;
@@ -932,7 +983,8 @@ static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards
     for (int i = 0; i < m; i++) {
         prop[i][k->me] = hand[k->me];
         est_sample(&base, k, rng, prop[i]);
-        ll[i] = s->beta * est_history_loglik(s->v, prop[i], s->pw, s->rw);
+        ll[i] = s->beta * est_history_loglik(s->v, prop[i], s->pw, s->rw) +
+                (s->exch ? est_exchange_loglik(s->v, prop[i], s->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double w[EST_MAX_FRESH], tot = 0;
@@ -1040,7 +1092,7 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_double(s, "p", 0, 1, 0, &o->p, err, errsz))
         return -1;
     long kk;
-    char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32], fkey[32];
+    char kkey[32], bkey[32], wkey[32], mkey[32], pkey[32], fkey[32], ekey[32];
     char xkey[32];
     snprintf(xkey, sizeof xkey, "%s", kind_key ? "est-proposal" : "proposal");
     const char *prop = spec_get_str(s, xkey, NULL);
@@ -1069,6 +1121,7 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_double(s, tkey, 0.05, 20, 1, &o->temp, err, errsz))
         return -1;
     snprintf(fkey, sizeof fkey, "%s", kind_key ? "est-fresh" : "fresh");
+    snprintf(ekey, sizeof ekey, "%s", kind_key ? "est-exch" : "exch");
     snprintf(pkey, sizeof pkey, "%s", kind_key ? "est-point" : "point");
     snprintf(mkey, sizeof mkey, "%s", kind_key ? "est-mcmc" : "mcmc");
     snprintf(kkey, sizeof kkey, "%s", kind_key ? "est-k" : "k");
@@ -1079,9 +1132,9 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
         return -1;
     }
     if ((spec_get_str(s, kkey, NULL) || spec_get_str(s, bkey, NULL) || spec_get_str(s, wkey, NULL) ||
-         spec_get_str(s, mkey, NULL) || spec_get_str(s, fkey, NULL)) &&
+         spec_get_str(s, mkey, NULL) || spec_get_str(s, fkey, NULL) || spec_get_str(s, ekey, NULL)) &&
         o->kind != EST_POLICY) {
-        snprintf(err, errsz, "%s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, fkey);
+        snprintf(err, errsz, "%s=, %s=, %s=, %s=, %s= and %s= are for est=policy", kkey, bkey, wkey, mkey, fkey, ekey);
         return -1;
     }
     if (spec_get_int(s, kkey, 1, EST_MAX_POOL, 64, &kk, err, errsz) ||
@@ -1097,6 +1150,9 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, fkey, 0, EST_MAX_FRESH, 0, &kk, err, errsz))
         return -1;
     o->fresh = (int)kk;
+    if (spec_get_int(s, ekey, 0, 2, 0, &kk, err, errsz))
+        return -1;
+    o->exch = (int)kk;
     if (o->fresh > 0 && (o->point || o->mcmc)) {
         snprintf(err, errsz, "%s= draws every world afresh: it does not go with %s= or %s=", fkey, pkey, mkey);
         return -1;
@@ -1186,7 +1242,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, proposal, seq, temp", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, exch, proposal, seq, temp", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1230,10 +1286,11 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
         snprintf(buf, size, "oracle method=%s p=%g", est_oracle_name(o->oracle), o->p);
     else if (o->kind == EST_POLICY)
         if (o->fresh > 0)
-            snprintf(buf, size, "policy fresh=%d beta=%g%s", o->fresh, o->beta, o->rw ? " rich" : "");
+            snprintf(buf, size, "policy fresh=%d beta=%g%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
+                     o->exch == 1 ? " exch=1" : o->exch == 2 ? " exch=2" : "");
         else
-            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
-                     o->net ? " proposal=net" : "");
+            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
+                     o->net ? " proposal=net" : "", o->exch == 1 ? " exch=1" : o->exch == 2 ? " exch=2" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)

@@ -146,6 +146,7 @@ typedef struct EstSampler {
     double *cum;
     int fresh;                      /* policy with est-fresh=M: M fresh proposals per world */
     double beta;                    /* ... each weighted by exp(beta x its log-likelihood) */
+    int exch;                       /* ... and by how likely the exchange made it (est_exchange_loglik's mode; 0 off) */
     const InfoSet *v;               /* ... whose plays are scored (set by est_prepare; must outlive the draws) */
     const PolicyWeights *pw;
     const struct RichWeights *rw;
@@ -160,6 +161,12 @@ void est_sampler_free(EstSampler *s);
  * is not NULL, else w), if their hands now are hand[] (exported for tests). */
 double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
                           const struct RichWeights *rw);
+/* The log of how likely the exchange made these hands (hand[]: now), up to a constant. mode 2:
+ * the number of ways the server's taking of the poor's strongest cards fits them (exact for the
+ * rich player's own pair; for a pair it is not in, the gift is assumed not to be the poor's
+ * strongest with chance 0.9). mode 1: the certain part only: whether the rich player's own pair
+ * fits at all (log 1 or log 0.001). 0 in a class period's first game. */
+double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mode);
 /* The point estimate (point=1): from the prepared, weighted candidates, each dealt card's
  * chance of being in each opponent's hand; then the world with the highest expected accuracy
  * under those chances (the sum over the dealt cards of the chance of the holder it names): the
@@ -183,6 +190,7 @@ typedef struct EstOptions {
     int mcmc;              /* policy: Metropolis swaps per candidate after resampling (0) */
     int point;             /* policy: every world the one best guess (1), not a draw (0) */
     int fresh;             /* policy: est-fresh=M draws each world from M fresh proposals (0: one pool) */
+    int exch;              /* policy: est-exch=1|2 also weights each candidate by the exchange's likelihood (est_exchange_loglik) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
     PolicyWeights *ownw;
     const struct RichWeights *rw; /* policy with a rich weights file (est-weights=FILE): its model */

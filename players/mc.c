@@ -1009,7 +1009,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
-                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-proposal, est-seq, est-temp, acc, model, model-lr, "
+                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, "
                           "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp, mate-hands, "
                           "xmodel, gift-weights",
                           err, errsz)) {

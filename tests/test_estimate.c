@@ -75,6 +75,14 @@ static void check_world(const InfoSet *v, const EstKnown *k, const Cards hand[NP
     assert_true(est_world_ok(k, hand));
 }
 
+/* What v's player knows for certain, with the card counts now. */
+static void known_now(const InfoSet *v, int count[NPLAYERS], EstKnown *k)
+{
+    for (int p = 0; p < NPLAYERS; p++)
+        count[p] = v->ncards[p];
+    assert_int_equal(est_known(v, count, k), 0);
+}
+
 static int on_decision(void *ctx, const Decision *d)
 {
     Check *c = ctx;
@@ -82,10 +90,8 @@ static int on_decision(void *ctx, const Decision *d)
         return 0;
     const InfoSet *v = d->v;
     int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
     EstKnown k;
-    assert_int_equal(est_known(v, count, &k), 0);
+    known_now(v, count, &k);
     /* what is certain is true of the real hands (the joker/spade 2 rules are assumptions:
      * checked separately) */
     for (int p = 0; p < NPLAYERS; p++)
@@ -143,6 +149,8 @@ static void test_samplers_meet_every_constraint(void **state)
                            "net",
                            "net:point=1",
                            "policy:k=4:proposal=net",
+                           "policy:fresh=3:exch=1",
+                           "policy:k=4:exch=2",
                            "net:seq=1",
                            "net:seq=1:point=1"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
@@ -194,10 +202,8 @@ static int on_diversity(void *ctx, const Decision *d)
     if (d->exchange || v->nplays < 15 || cards_count(CARDS_ALL & ~v->hand & ~v->played) < 12)
         return 0;
     int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
     EstKnown k;
-    assert_int_equal(est_known(v, count, &k), 0);
+    known_now(v, count, &k);
     EstSampler f, p, u;
     est_sampler_init(&f, &c->fresh);
     est_sampler_init(&p, &c->pool);
@@ -291,6 +297,98 @@ static void test_exchange_rules(void **state)
     /* counts that cannot be met */
     int bad[NPLAYERS] = {11, 1, 0, 0, 2};
     assert_int_equal(est_known(&v, bad, &k), -1);
+}
+
+/* The exchange's likelihood (est-exch=1): over real games, the true hands are never ruled
+ * out (a rich player's own pair is exact: the true world always has at least one way; a pair it
+ * is not in keeps at least the 0.1 weight of an unusual gift), and the true hands are likelier
+ * than uniform worlds dealt under the same constraints. */
+typedef struct ExchCheck {
+    long decisions, rich, better;
+    double sum_true, sum_uni;
+    Rng rng;
+} ExchCheck;
+
+static int on_exchange_decision(void *ctx, const Decision *d)
+{
+    ExchCheck *c = ctx;
+    const InfoSet *v = d->v;
+    if (d->exchange || v->cls[v->me] < 0)
+        return 0;
+    const double lt = est_exchange_loglik(v, d->truth->hand, 2);
+    if (!(lt >= 2 * log(0.1)))
+        fail_msg("true hands ruled out: %g (class %d)", lt, v->cls[v->me]);
+    if (est_exchange_loglik(v, d->truth->hand, 1) < 0) /* the certain part: never against the truth */
+        fail_msg("true hands ruled out by the certain part (class %d)", v->cls[v->me]);
+    int count[NPLAYERS];
+    EstKnown k;
+    known_now(v, count, &k);
+    EstOptions o;
+    memset(&o, 0, sizeof o);
+    EstSampler s;
+    est_sampler_init(&s, &o);
+    double lu = 0;
+    for (int j = 0; j < 8; j++) {
+        Cards hand[NPLAYERS];
+        hand[v->me] = v->hand;
+        est_sample(&s, &k, &c->rng, hand);
+        lu += est_exchange_loglik(v, hand, 2) / 8;
+    }
+    c->sum_true += lt;
+    c->sum_uni += lu;
+    c->better += lt > lu;
+    c->rich += v->cls[v->me] <= 1;
+    c->decisions++;
+    return 0;
+}
+
+static void test_exchange_likelihood(void **state)
+{
+    (void)state;
+    play_records();
+    static ExchCheck c;
+    memset(&c, 0, sizeof c);
+    c.rng = rng_seed(9);
+    for (int g = 0; g < nrecords; g++)
+        assert_int_equal(decisions_each(&records[g], on_exchange_decision, &c), 0);
+    assert_true(c.decisions > 1000 && c.rich > 300);
+    const double mt = c.sum_true / (double)c.decisions, mu = c.sum_uni / (double)c.decisions;
+
+    if (!(mt > mu + 0.2 && c.better > c.decisions / 2))
+        fail_msg("true %.3f, uniform %.3f, true better in %ld of %ld", mt, mu, c.better, c.decisions);
+    /* a hand-made case: I am the daifugo and was shown the joker, the heart 2 and low cards.
+     * If the daihinmin kept a king or low cards, it gave me the joker and the heart 2: one way
+     * each. If it kept the spade 2 (stronger than the heart 2), it would have given me that:
+     * no way. */
+    InfoSet v;
+    memset(&v, 0, sizeof v);
+    v.me = 0;
+    v.first = -1;
+    const int8_t cls[NPLAYERS] = {0, 2, 1, 3, 4};
+    memcpy(v.cls, cls, sizeof cls);
+    v.start_hand = CARDS_JOKER | card_of(COL_MAX, SUIT_H) | CARDS_COL(1) | CARDS_COL(2) | card_of(3, SUIT_S) |
+                   card_of(3, SUIT_H) | card_of(3, SUIT_D); /* 13 cards: the 3s, the 4s, three 5s */
+    assert_int_equal(cards_count(v.start_hand), 13);
+    v.given = card_of(1, SUIT_S) | card_of(1, SUIT_H);
+    v.hand = v.start_hand & ~v.given;
+    Cards hand[NPLAYERS] = {v.hand, 0, 0, 0, 0};
+    hand[4] = v.given | card_of(COL_MAX - 2, SUIT_C) | card_of(4, SUIT_C); /* a king kept */
+    const double king = est_exchange_loglik(&v, hand, 2);
+    hand[4] = v.given | card_of(COL_MAX, SUIT_S) | card_of(4, SUIT_C); /* the spade 2 kept */
+    const double two = est_exchange_loglik(&v, hand, 2);
+    hand[4] = v.given | card_of(4, SUIT_C) | card_of(5, SUIT_C); /* a 6 and a 7 */
+    const double low = est_exchange_loglik(&v, hand, 2);
+    /* the fugo/hinmin pair is empty in every case here: same term for all three */
+    assert_true(fabs(king - low) < 1e-9);
+    assert_true(two < king - 6);
+    /* mode 1, the certain part: the same verdicts, and nothing from the pair I am not in */
+    hand[4] = v.given | card_of(COL_MAX - 2, SUIT_C) | card_of(4, SUIT_C);
+    assert_true(fabs(est_exchange_loglik(&v, hand, 1) - log(1.001)) < 1e-12);
+    hand[4] = v.given | card_of(COL_MAX, SUIT_S) | card_of(4, SUIT_C);
+    assert_true(fabs(est_exchange_loglik(&v, hand, 1) - log(0.001)) < 1e-12);
+    /* outside the exchange nothing is learned */
+    memset(v.cls, -1, sizeof v.cls);
+    assert_true(est_exchange_loglik(&v, hand, 2) == 0);
 }
 
 /* ---- the oracle (paper 003 §3.2) ---- */
@@ -680,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_samplers_meet_every_constraint),
         cmocka_unit_test(test_fresh_worlds_do_not_collapse),
         cmocka_unit_test(test_exchange_rules),
+        cmocka_unit_test(test_exchange_likelihood),
         cmocka_unit_test(test_oracle_methods),
         cmocka_unit_test(test_accuracy_measure),
         cmocka_unit_test(test_orders_and_seeds),
