@@ -137,6 +137,9 @@ typedef struct Mc {
     long model;                   /* model=1: playouts move opponents by the online model */
     double model_lr;
     OppModel om;
+    long omodel;                  /* omodel=1: rich playouts move opponents with their learned biases */
+    double omodel_lr;
+    OppBias ob;
     EndgameTT tt;
     EstOptions eo;                /* the world sampler (players/estimate.h) */
     EstSampler es;
@@ -258,6 +261,8 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
                 for (int i = 0; i < n; i++)
                     sc[i] -= mc->psharp * (mx - sc[i]) * (mx - sc[i]);
             }
+            if (mc->omodel && p != me)
+                oppbias_add(&mc->ob, p, g, mv, n, sc);
             k = policy_pick_scores(sc, n, mc->ptemp, rng);
         } else if (n > 1) {
             policy_ctx_state(&c, g);
@@ -790,6 +795,8 @@ static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
     mc->games++;
     if (mc->model)
         oppmodel_learn(&mc->om, v);
+    if (mc->omodel)
+        oppbias_learn(&mc->ob, v, mc->prior_w, mc->ptemp);
     if (!mc->choice)
         return;
     double r = reward_of(mc, cls[v->me]), r2 = r * r;
@@ -831,6 +838,20 @@ static void mc_report(Player *self, FILE *out)
                 ", \"model\": {\"games\": %ld, \"skipped\": %ld, \"decisions\": %ld, \"top1\": %.4f, "
                 "\"logloss\": %.4f}",
                 mc->om.games, mc->om.skipped, mc->om.decisions, mc->om.top1 / d, mc->om.logloss / d);
+    }
+    if (mc->omodel) {
+        const double d = mc->ob.decisions ? (double)mc->ob.decisions : 1.0;
+        fprintf(out,
+                ", \"omodel\": {\"games\": %ld, \"skipped\": %ld, \"decisions\": %ld, \"top1\": %.4f, "
+                "\"logloss\": %.4f, \"bias\": [",
+                mc->ob.games, mc->ob.skipped, mc->ob.decisions, mc->ob.top1 / d, mc->ob.logloss / d);
+        for (int p = 0; p < NPLAYERS; p++) {
+            fprintf(out, "%s[", p ? ", " : "");
+            for (int k = 0; k < OPPBIAS_K; k++)
+                fprintf(out, "%s%.4f", k ? ", " : "", mc->ob.b[p][k]);
+            fprintf(out, "]");
+        }
+        fprintf(out, "]}");
     }
     if (!mc->choice) {
         fprintf(out, "}");
@@ -1005,11 +1026,13 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "puct", 0, 100, 0, &mc->puct, err, errsz) ||
         spec_get_double(s, "prior-temp", 0.01, 100, 1, &mc->prior_temp, err, errsz) ||
         spec_get_double(s, "model-lr", 0, 10, 0.02, &mc->model_lr, err, errsz) ||
+        spec_get_int(s, "omodel", 0, 1, 0, &mc->omodel, err, errsz) ||
+        spec_get_double(s, "omodel-lr", 0, 10, 0.05, &mc->omodel_lr, err, errsz) ||
         est_options(s, "est", "est-model", EST_UNIFORM, &mc->eo, err, errsz) ||
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
-                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, "
+                          "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, omodel, omodel-lr, "
                           "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp, mate-hands, "
                           "xmodel, gift-weights",
                           err, errsz)) {
@@ -1064,6 +1087,14 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     }
     if (mc->model) /* 1: a model of each opponent; 2: one model of them all */
         oppmodel_init(&mc->om, &mc->w, mc->model_lr, mc->model == 2);
+    if (mc->omodel && mc->playout != PLAYOUT_RICH) {
+        snprintf(err, errsz, "mc: omodel=1 needs playout=rich (model= is the fast policy's)");
+        est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
+    if (mc->omodel)
+        oppbias_init(&mc->ob, mc->omodel_lr);
     if ((mc->endgame > 0 || mc->pendgame > 0) && endgame_tt_init(&mc->tt, ENDGAME_TT_BITS)) {
         snprintf(err, errsz, "mc: out of memory");
         free(mc);

@@ -1,6 +1,8 @@
 /* oppmodel.c — the online opponent model (see oppmodel.h). */
 #include "players/oppmodel.h"
 
+#include "players/rich.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -97,6 +99,131 @@ int oppmodel_learn(OppModel *m, const InfoSet *v)
                 k++;
             if (n > 1 && k < n) { /* a move not generated (a joker for a card held) teaches nothing */
                 learn_decision(m, &m->w[m->shared ? 0 : r->player], &g, mv, n, k);
+                learned++;
+            }
+        }
+        if (state_apply(&g, r->move) & EV_STALEMATE)
+            break;
+    }
+    m->decisions += learned;
+    m->games++;
+    return learned;
+}
+
+/* ---------------------------------------------------------------- the bias model */
+
+enum {
+    OB_PASS,      /* a pass when it could play */
+    OB_LEAD_GROUP,
+    OB_LEAD_SEQ,
+    OB_JOKER,     /* the joker played (alone or in a meld) */
+    OB_REVOLUTION,
+    OB_FOLLOW_SINGLE,
+    OB_FOLLOW_GROUP,
+    OB_FOLLOW_SEQ,
+    OB_TOP,       /* the meld's top card an ace or a 2 in the current order */
+    OB_LAST,      /* the mover's last cards */
+};
+
+void oppbias_init(OppBias *m, double lr)
+{
+    memset(m, 0, sizeof *m);
+    m->lr = lr;
+    m->decay = 0.002;
+}
+
+unsigned oppbias_features(const GameState *g, Move m)
+{
+    if (m.type == MOVE_PASS)
+        return 1u << OB_PASS; /* only ever scored among two or more moves: it could play */
+    unsigned f = 0;
+    const int lead = g->table.type == MOVE_PASS;
+    if (lead) {
+        if (m.type == MOVE_GROUP)
+            f |= 1u << OB_LEAD_GROUP;
+        else if (m.type == MOVE_SEQ)
+            f |= 1u << OB_LEAD_SEQ;
+    } else {
+        f |= 1u << (g->table.type == MOVE_GROUP ? OB_FOLLOW_GROUP : g->table.type == MOVE_SEQ ? OB_FOLLOW_SEQ
+                                                                                               : OB_FOLLOW_SINGLE);
+    }
+    if (move_uses_joker(m))
+        f |= 1u << OB_JOKER;
+    if (move_is_revolution(m))
+        f |= 1u << OB_REVOLUTION;
+    if (m.type != MOVE_JOKER) {
+        const int hi = g->rev ? m.low : move_high(m); /* the meld's strongest column in this order */
+        if (g->rev ? hi <= 2 : hi >= COL_MAX - 1)
+            f |= 1u << OB_TOP;
+    }
+    if (move_cards(m) == g->hand[g->turn])
+        f |= 1u << OB_LAST;
+    return f;
+}
+
+void oppbias_add(const OppBias *m, int p, const GameState *g, const Move *mv, int n, double *score)
+{
+    const double *b = m->b[p];
+    for (int i = 0; i < n; i++) {
+        unsigned f = oppbias_features(g, mv[i]);
+        while (f) {
+            score[i] += b[__builtin_ctz(f)];
+            f &= f - 1;
+        }
+    }
+}
+
+int oppbias_learn(OppBias *m, const InfoSet *v, const RichWeights *rw, double temp)
+{
+    Cards hand[NPLAYERS];
+    if (oppmodel_hands(v, hand)) {
+        m->skipped++;
+        return -1;
+    }
+    for (int p = 0; p < NPLAYERS; p++) /* shrink toward the policy as it is */
+        for (int k = 0; k < OPPBIAS_K; k++)
+            m->b[p][k] *= 1 - m->decay;
+    GameState g;
+    state_init(&g, hand, v->seat, v->first);
+    Move mv[MOVEGEN_MAX];
+    double sc[MOVEGEN_MAX + 3], pr[MOVEGEN_MAX];
+    unsigned ft[MOVEGEN_MAX];
+    int learned = 0;
+    for (int i = 0; i < v->nplays && !g.over; i++) {
+        const PlayRec *r = &v->plays[i];
+        if (r->player != g.turn || !state_is_legal(&g, r->move)) {
+            m->skipped++;
+            return -1;
+        }
+        if (r->player != v->me) {
+            const int n = state_moves(&g, mv);
+            int k = 0;
+            while (k < n && !move_eq(mv[k], r->move))
+                k++;
+            if (n > 1 && k < n) {
+                RichCtx c;
+                rich_ctx_state(&c, &g, v->cls);
+                rich_scores(rw->play, &c, mv, n, sc);
+                oppbias_add(m, r->player, &g, mv, n, sc);
+                double mx = sc[0], z = 0;
+                for (int j = 1; j < n; j++)
+                    mx = sc[j] > mx ? sc[j] : mx;
+                for (int j = 0; j < n; j++)
+                    z += pr[j] = exp((sc[j] - mx) / temp);
+                int best = 0;
+                for (int j = 0; j < n; j++) {
+                    pr[j] /= z;
+                    best = pr[j] > pr[best] ? j : best;
+                    ft[j] = oppbias_features(&g, mv[j]);
+                }
+                m->top1 += best == k;
+                m->logloss -= log(pr[k] > 1e-300 ? pr[k] : 1e-300);
+                double *b = m->b[r->player];
+                for (int j = 0; j < n; j++) { /* d log p(k) / d b = (phi(k) - E[phi]) / temp */
+                    const double d = m->lr * ((j == k) - pr[j]) / temp;
+                    for (unsigned f = ft[j]; f; f &= f - 1)
+                        b[__builtin_ctz(f)] += d;
+                }
                 learned++;
             }
         }

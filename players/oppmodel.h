@@ -34,4 +34,29 @@ int oppmodel_hands(const InfoSet *v, Cards hand[NPLAYERS]);
 /* The weights that model player p. */
 static inline const PolicyWeights *oppmodel_weights(const OppModel *m, int p) { return &m->w[m->shared ? 0 : p]; }
 
+/* ---- the bias model over the rich policy (mc's omodel=1) ----
+ * The champion's way of modelling its opponents: a few behaviours, each with a per-opponent
+ * bias added to the policy's score of every move that shows it, learned online from every
+ * finished game. The behaviours (oppbias_features): a pass when it could play; a lead with a
+ * group, with a sequence; playing the joker; a revolution; following a single, a group, a
+ * sequence; a meld whose top card is an ace or a 2 (in the current order); a move that plays
+ * the mover's last cards. */
+#define OPPBIAS_K 10
+typedef struct OppBias {
+    double b[NPLAYERS][OPPBIAS_K]; /* each player's biases (0: the policy as it is) */
+    double lr, decay;              /* gradient step per decision; shrinkage toward 0 per game */
+    long decisions, games, skipped;
+    double logloss, top1;          /* prequential, as OppModel's */
+} OppBias;
+
+struct RichWeights;
+void oppbias_init(OppBias *m, double lr);
+/* The behaviours of move m in state g: a bit per feature. */
+unsigned oppbias_features(const GameState *g, Move m);
+/* Adds player p's biases to the scores of mv[0..n) in state g. */
+void oppbias_add(const OppBias *m, int p, const GameState *g, const Move *mv, int n, double *score);
+/* Learns from the game that v ended (as oppmodel_learn), with the rich policy's scores (at
+ * temperature temp) under the biases. Returns the opponent decisions learned from, or -1. */
+int oppbias_learn(OppBias *m, const InfoSet *v, const struct RichWeights *rw, double temp);
+
 #endif
