@@ -498,6 +498,12 @@ static void test_bad_specs(void **state)
     assert_non_null(strstr(err, "est-fresh"));
     assert_int_equal(player_create("mc:worlds=-1", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "worlds=-1"));
+    assert_int_equal(player_create("mc:omodel=1", 1, &p, err, sizeof err), -1);
+    assert_string_equal(err, "mc: omodel=1 needs playout=rich (model= is the fast policy's)");
+    assert_int_equal(player_create("search:omodel=2", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "omodel=2"));
+    assert_int_equal(player_create("search:est-exch=3", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "est-exch=3"));
     char out[4096];
     assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:bandit=x,simple,simple,simple,simple 2>&1", dhm_bin()),
                      2);
