@@ -235,26 +235,37 @@ int estnet_read_body(EstNetReader *r, EstNet *n)
                : 0;
 }
 
+int estnet_read_head(EstNetReader *r, const char *magic, const char *kind, const char *shape)
+{
+    const char *p, *e;
+    if (!estnet_next_line(r, &p, &e) || (size_t)(e - p) != strlen(magic) || memcmp(p, magic, strlen(magic))) {
+        snprintf(r->err, r->errsz, "%s: not a dhm %s model (its first line must be '%s')", r->name, kind, magic);
+        return -1;
+    }
+    if (!estnet_next_line(r, &p, &e) || (size_t)(e - p) != strlen(shape) || memcmp(p, shape, strlen(shape))) {
+        snprintf(r->err, r->errsz, "%s:%d: shape mismatch: this dhm needs '%s'", r->name, r->line, shape);
+        return -1;
+    }
+    return 0;
+}
+
+int estnet_read_end(EstNetReader *r)
+{
+    const char *p, *e;
+    if (estnet_next_line(r, &p, &e)) {
+        snprintf(r->err, r->errsz, "%s:%d: unexpected line after the last tensor", r->name, r->line);
+        return -1;
+    }
+    return 0;
+}
+
 int estnet_parse(const char *text, const char *name, EstNet *n, char *err, size_t errsz)
 {
     EstNetReader r = {text, name, 0, err, errsz};
-    const char *p, *e;
-    if (!estnet_next_line(&r, &p, &e) || (size_t)(e - p) != strlen(ESTNET_MAGIC) || memcmp(p, ESTNET_MAGIC, strlen(ESTNET_MAGIC))) {
-        snprintf(err, errsz, "%s: not a dhm estnet model (its first line must be '%s')", name, ESTNET_MAGIC);
-        return -1;
-    }
     char shape[80];
     snprintf(shape, sizeof shape, "shape %d %d %d %d %d", ESTNET_G, ESTNET_O, ESTNET_E, ESTNET_H, ESTNET_OUT);
-    if (!estnet_next_line(&r, &p, &e) || (size_t)(e - p) != strlen(shape) || memcmp(p, shape, strlen(shape))) {
-        snprintf(err, errsz, "%s:%d: shape mismatch: this dhm needs '%s'", name, r.line, shape);
+    if (estnet_read_head(&r, ESTNET_MAGIC, "estnet", shape) || estnet_read_body(&r, n) || estnet_read_end(&r))
         return -1;
-    }
-    if (estnet_read_body(&r, n))
-        return -1;
-    if (estnet_next_line(&r, &p, &e)) {
-        snprintf(err, errsz, "%s:%d: unexpected line after the last tensor", name, r.line);
-        return -1;
-    }
     return 0;
 }
 

@@ -76,6 +76,11 @@ typedef struct EstNetReader {
 int estnet_next_line(EstNetReader *r, const char **p, const char **e);
 /* "NAME ROWS COLS" and its rows of numbers into out; -1 with r->err set. */
 int estnet_read_tensor(EstNetReader *r, const char *tname, int rows, int cols, float *out);
+/* The first line must be `magic`, the next the shape line `shape` (kind names the model in the
+ * error); 0, or -1 with r->err set. */
+int estnet_read_head(EstNetReader *r, const char *magic, const char *kind, const char *shape);
+/* 0 when nothing follows the last tensor; else -1 with r->err set. */
+int estnet_read_end(EstNetReader *r);
 /* The eight tensors of the feature model, in order. */
 int estnet_read_body(EstNetReader *r, EstNet *n);
 /* The built-in model (players/estnet.weights), or NULL with the reason. */

@@ -213,29 +213,16 @@ void estseq_logits(const EstSeq *m, EstSeqCache *c, const InfoSet *v, const EstN
 int estseq_parse(const char *text, const char *name, EstSeq *m, char *err, size_t errsz)
 {
     EstNetReader r = {text, name, 0, err, errsz};
-    const char *p, *e;
-    if (!estnet_next_line(&r, &p, &e) || (size_t)(e - p) != strlen(ESTSEQ_MAGIC) ||
-        memcmp(p, ESTSEQ_MAGIC, strlen(ESTSEQ_MAGIC))) {
-        snprintf(err, errsz, "%s: not a dhm estseq model (its first line must be '%s')", name, ESTSEQ_MAGIC);
-        return -1;
-    }
     char shape[96];
     snprintf(shape, sizeof shape, "shape %d %d %d %d %d %d %d", ESTNET_G, ESTNET_O, ESTNET_E, ESTNET_H, ESTNET_OUT,
              ESTSEQ_S, ESTSEQ_GH);
-    if (!estnet_next_line(&r, &p, &e) || (size_t)(e - p) != strlen(shape) || memcmp(p, shape, strlen(shape))) {
-        snprintf(err, errsz, "%s:%d: shape mismatch: this dhm needs '%s'", name, r.line, shape);
-        return -1;
-    }
-    if (estnet_read_body(&r, &m->net) || estnet_read_tensor(&r, "si", ESTSEQ_S, ESTSEQ_G3, &m->si[0][0]) ||
+    if (estnet_read_head(&r, ESTSEQ_MAGIC, "estseq", shape) || estnet_read_body(&r, &m->net) ||
+        estnet_read_tensor(&r, "si", ESTSEQ_S, ESTSEQ_G3, &m->si[0][0]) ||
         estnet_read_tensor(&r, "sc", 53, ESTSEQ_G3, &m->sc[0][0]) || estnet_read_tensor(&r, "sb", 1, ESTSEQ_G3, m->sb) ||
         estnet_read_tensor(&r, "hh", ESTSEQ_GH, ESTSEQ_G3, &m->hh[0][0]) ||
         estnet_read_tensor(&r, "hb", 1, ESTSEQ_G3, m->hb) ||
-        estnet_read_tensor(&r, "ws", ESTSEQ_GH, ESTNET_H, &m->ws[0][0]))
+        estnet_read_tensor(&r, "ws", ESTSEQ_GH, ESTNET_H, &m->ws[0][0]) || estnet_read_end(&r))
         return -1;
-    if (estnet_next_line(&r, &p, &e)) {
-        snprintf(err, errsz, "%s:%d: unexpected line after the last tensor", name, r.line);
-        return -1;
-    }
     return 0;
 }
 

@@ -75,11 +75,15 @@ static void learn_decision(OppModel *m, PolicyWeights *w, const GameState *g, co
     }
 }
 
-int oppmodel_learn(OppModel *m, const InfoSet *v)
+/* Replays the game v ended and calls fn for every opponent decision among two or more moves
+ * (mv[k] the move made by `player`). Returns the number of calls, or -1 (and counts it in
+ * *skipped) when the hands cannot be made out or the history does not replay. */
+typedef void (*ReplayFn)(void *ctx, const GameState *g, const Move *mv, int n, int k, int player);
+static int replay_opponents(const InfoSet *v, long *skipped, ReplayFn fn, void *ctx)
 {
     Cards hand[NPLAYERS];
     if (oppmodel_hands(v, hand)) {
-        m->skipped++;
+        (*skipped)++;
         return -1;
     }
     GameState g;
@@ -89,7 +93,7 @@ int oppmodel_learn(OppModel *m, const InfoSet *v)
     for (int i = 0; i < v->nplays && !g.over; i++) {
         const PlayRec *r = &v->plays[i];
         if (r->player != g.turn || !state_is_legal(&g, r->move)) { /* not the history we think */
-            m->skipped++;
+            (*skipped)++;
             return -1;
         }
         if (r->player != v->me) {
@@ -98,13 +102,27 @@ int oppmodel_learn(OppModel *m, const InfoSet *v)
             while (k < n && !move_eq(mv[k], r->move))
                 k++;
             if (n > 1 && k < n) { /* a move not generated (a joker for a card held) teaches nothing */
-                learn_decision(m, &m->w[m->shared ? 0 : r->player], &g, mv, n, k);
+                fn(ctx, &g, mv, n, k, r->player);
                 learned++;
             }
         }
         if (state_apply(&g, r->move) & EV_STALEMATE)
             break;
     }
+    return learned;
+}
+
+static void model_decision(void *ctx, const GameState *g, const Move *mv, int n, int k, int player)
+{
+    OppModel *m = ctx;
+    learn_decision(m, &m->w[m->shared ? 0 : player], g, mv, n, k);
+}
+
+int oppmodel_learn(OppModel *m, const InfoSet *v)
+{
+    const int learned = replay_opponents(v, &m->skipped, model_decision, m);
+    if (learned < 0)
+        return -1;
     m->decisions += learned;
     m->games++;
     return learned;
@@ -173,63 +191,53 @@ void oppbias_add(const OppBias *m, int p, const GameState *g, const Move *mv, in
     }
 }
 
+typedef struct BiasCtx {
+    OppBias *m;
+    const RichWeights *rw;
+    double temp;
+    const int8_t *cls;
+} BiasCtx;
+
+static void bias_decision(void *ctx, const GameState *g, const Move *mv, int n, int k, int player)
+{
+    const BiasCtx *x = ctx;
+    OppBias *m = x->m;
+    double sc[MOVEGEN_MAX + 3], pr[MOVEGEN_MAX];
+    unsigned ft[MOVEGEN_MAX];
+    RichCtx c;
+    rich_ctx_state(&c, g, x->cls);
+    rich_scores(x->rw->play, &c, mv, n, sc);
+    oppbias_add(m, player, g, mv, n, sc);
+    double mx = sc[0], z = 0;
+    for (int j = 1; j < n; j++)
+        mx = sc[j] > mx ? sc[j] : mx;
+    for (int j = 0; j < n; j++)
+        z += pr[j] = exp((sc[j] - mx) / x->temp);
+    int best = 0;
+    for (int j = 0; j < n; j++) {
+        pr[j] /= z;
+        best = pr[j] > pr[best] ? j : best;
+        ft[j] = oppbias_features(g, mv[j]);
+    }
+    m->top1 += best == k;
+    m->logloss -= log(pr[k] > 1e-300 ? pr[k] : 1e-300);
+    double *b = m->b[player];
+    for (int j = 0; j < n; j++) { /* d log p(k) / d b = (phi(k) - E[phi]) / temp */
+        const double d = m->lr * ((j == k) - pr[j]) / x->temp;
+        for (unsigned f = ft[j]; f; f &= f - 1)
+            b[__builtin_ctz(f)] += d;
+    }
+}
+
 int oppbias_learn(OppBias *m, const InfoSet *v, const RichWeights *rw, double temp)
 {
-    Cards hand[NPLAYERS];
-    if (oppmodel_hands(v, hand)) {
-        m->skipped++;
-        return -1;
-    }
     for (int p = 0; p < NPLAYERS; p++) /* shrink toward the policy as it is */
         for (int k = 0; k < OPPBIAS_K; k++)
             m->b[p][k] *= 1 - m->decay;
-    GameState g;
-    state_init(&g, hand, v->seat, v->first);
-    Move mv[MOVEGEN_MAX];
-    double sc[MOVEGEN_MAX + 3], pr[MOVEGEN_MAX];
-    unsigned ft[MOVEGEN_MAX];
-    int learned = 0;
-    for (int i = 0; i < v->nplays && !g.over; i++) {
-        const PlayRec *r = &v->plays[i];
-        if (r->player != g.turn || !state_is_legal(&g, r->move)) {
-            m->skipped++;
-            return -1;
-        }
-        if (r->player != v->me) {
-            const int n = state_moves(&g, mv);
-            int k = 0;
-            while (k < n && !move_eq(mv[k], r->move))
-                k++;
-            if (n > 1 && k < n) {
-                RichCtx c;
-                rich_ctx_state(&c, &g, v->cls);
-                rich_scores(rw->play, &c, mv, n, sc);
-                oppbias_add(m, r->player, &g, mv, n, sc);
-                double mx = sc[0], z = 0;
-                for (int j = 1; j < n; j++)
-                    mx = sc[j] > mx ? sc[j] : mx;
-                for (int j = 0; j < n; j++)
-                    z += pr[j] = exp((sc[j] - mx) / temp);
-                int best = 0;
-                for (int j = 0; j < n; j++) {
-                    pr[j] /= z;
-                    best = pr[j] > pr[best] ? j : best;
-                    ft[j] = oppbias_features(&g, mv[j]);
-                }
-                m->top1 += best == k;
-                m->logloss -= log(pr[k] > 1e-300 ? pr[k] : 1e-300);
-                double *b = m->b[r->player];
-                for (int j = 0; j < n; j++) { /* d log p(k) / d b = (phi(k) - E[phi]) / temp */
-                    const double d = m->lr * ((j == k) - pr[j]) / temp;
-                    for (unsigned f = ft[j]; f; f &= f - 1)
-                        b[__builtin_ctz(f)] += d;
-                }
-                learned++;
-            }
-        }
-        if (state_apply(&g, r->move) & EV_STALEMATE)
-            break;
-    }
+    BiasCtx x = {m, rw, temp, v->cls};
+    const int learned = replay_opponents(v, &m->skipped, bias_decision, &x);
+    if (learned < 0)
+        return -1;
     m->decisions += learned;
     m->games++;
     return learned;
