@@ -28,4 +28,14 @@ static inline int fuzz_all_finite(const double *x, size_t n)
     return 1;
 }
 
+/* Whether every one of n floats is finite and within [-bound, bound] (the learned estimators'
+ * readers accept no more). */
+static inline int fuzz_all_within_f(const float *x, size_t n, float bound)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(fabsf(x[i]) <= bound))
+            return 0;
+    return 1;
+}
+
 #endif

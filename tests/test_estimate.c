@@ -10,7 +10,7 @@
 #include "testutil.h"
 
 #include "analysis/decisions.h"
-#include "players/estimate.h"
+#include "estcheck.h"
 
 static GameRecord *records;
 static int nrecords;
@@ -73,14 +73,6 @@ static void check_world(const InfoSet *v, const EstKnown *k, const Cards hand[NP
     }
     assert_true((all | v->played) == CARDS_ALL);
     assert_true(est_world_ok(k, hand));
-}
-
-/* What v's player knows for certain, with the card counts now. */
-static void known_now(const InfoSet *v, int count[NPLAYERS], EstKnown *k)
-{
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
-    assert_int_equal(est_known(v, count, k), 0);
 }
 
 static int on_decision(void *ctx, const Decision *d)

@@ -8,7 +8,7 @@
 #include "testutil.h"
 
 #include "analysis/decisions.h"
-#include "players/estimate.h"
+#include "estcheck.h"
 #include "players/estnet.h"
 
 static void random_net(EstNet *n, uint64_t seed)
@@ -92,29 +92,7 @@ static int on_decision(void *ctx, const Decision *d)
         }
     }
     /* the net's chances: for every card to deal a distribution over the holders allowed */
-    int count[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++)
-        count[p] = v->ncards[p];
-    EstKnown k;
-    assert_int_equal(est_known(v, count, &k), 0);
-    EstSampler s;
-    est_sampler_init(&s, &w->o);
-    Rng r = rng_seed(5);
-    est_prepare(&s, &w->o, v, &k, &r);
-    for (Cards x = k.deal; x; x &= x - 1) {
-        const int c = cards_lowest_bit(x);
-        double sum = 0;
-        for (int p = 0; p < NPLAYERS; p++) {
-            const double pr = s.prob[c][p];
-            assert_true(pr >= 0 && pr <= 1);
-            if (p == v->me || k.room[p] <= 0 || ((k.forbid[p] >> c) & 1))
-                assert_true(pr == 0);
-            sum += pr;
-        }
-        NEAR(sum, 1, 1e-5);
-        w->checked_probs++;
-    }
-    est_sampler_free(&s);
+    w->checked_probs += check_chances(&w->o, v);
     w->decisions++;
     return 0;
 }
