@@ -58,6 +58,24 @@ static int on_match_game(void *ctx, const GameRecord *rec, const MatchResult *so
     return decisions_each(rec, keep, ctx);
 }
 
+/* Times est_prepare with o over every step-th position and reports the microseconds each. */
+static void prepare_us(const EstOptions *o, int step, Rng *r, const char *name)
+{
+    EstSampler s;
+    est_sampler_init(&s, o);
+    int n = 0;
+    const double t0 = bench_now();
+    for (int i = 0; i < npos; i += step) {
+        EstKnown k;
+        if (est_known(&pos[i].v, pos[i].count, &k))
+            continue;
+        est_prepare(&s, o, &pos[i].v, &k, r);
+        n++;
+    }
+    bench_report(name, n ? 1e6 * (bench_now() - t0) / n : 0, "us");
+    est_sampler_free(&s);
+}
+
 static void load_positions(void)
 {
     pos = malloc(MAXPOS * sizeof *pos);
@@ -160,20 +178,8 @@ int main(void)
     EstOptions o;
     if (est_options_parse("policy:k=64", &o, err, sizeof err))
         return 1;
-    EstSampler s;
-    est_sampler_init(&s, &o);
     Rng r = rng_seed(2);
-    int step = npos > 1500 ? npos / 1500 : 1, n = 0;
-    double t0 = bench_now();
-    for (int i = 0; i < npos; i += step) {
-        EstKnown k;
-        if (est_known(&pos[i].v, pos[i].count, &k))
-            continue;
-        est_prepare(&s, &o, &pos[i].v, &k, &r);
-        n++;
-    }
-    bench_report("estimate_us_per_policy_prepare_k64", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
-    est_sampler_free(&s);
+    prepare_us(&o, npos > 1500 ? npos / 1500 : 1, &r, "estimate_us_per_policy_prepare_k64");
     est_options_free(&o);
 
     /* the learned estimator: features + forward pass, then the whole est_prepare */
@@ -185,7 +191,7 @@ int main(void)
     best = 1e9;
     for (int run = 0; run < 3; run++) {
         float sink = 0;
-        t0 = bench_now();
+        const double t0 = bench_now();
         for (int i = 0; i < npos; i++) {
             EstNetFeat f;
             float lg[ESTNET_OUT];
@@ -198,18 +204,7 @@ int main(void)
             best = per;
     }
     bench_report("estimate_us_per_net_forward", best * 1e6, "us");
-    est_sampler_init(&s, &o);
-    n = 0;
-    t0 = bench_now();
-    for (int i = 0; i < npos; i++) {
-        EstKnown k;
-        if (est_known(&pos[i].v, pos[i].count, &k))
-            continue;
-        est_prepare(&s, &o, &pos[i].v, &k, &r);
-        n++;
-    }
-    bench_report("estimate_us_per_net_prepare", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
-    est_sampler_free(&s);
+    prepare_us(&o, 1, &r, "estimate_us_per_net_prepare");
     est_options_free(&o);
 
     /* the sequence model: cold, incremental, and est_prepare (incremental) */
@@ -228,7 +223,7 @@ int main(void)
         for (int run = 0; run < 3; run++) {
             float sink = 0;
             memset(&cache, 0, sizeof cache);
-            t0 = bench_now();
+            const double t0 = bench_now();
             for (int i = 0; i < npos; i++) {
                 EstNetFeat f;
                 float lg[ESTNET_OUT];
@@ -243,18 +238,7 @@ int main(void)
         bench_report(warm ? "estimate_us_per_seq_forward_incremental" : "estimate_us_per_seq_forward_cold", best * 1e6,
                      "us");
     }
-    est_sampler_init(&s, &o);
-    n = 0;
-    t0 = bench_now();
-    for (int i = 0; i < npos; i++) {
-        EstKnown k;
-        if (est_known(&pos[i].v, pos[i].count, &k))
-            continue;
-        est_prepare(&s, &o, &pos[i].v, &k, &r);
-        n++;
-    }
-    bench_report("estimate_us_per_seq_prepare", n ? 1e6 * (bench_now() - t0) / n : 0, "us");
-    est_sampler_free(&s);
+    prepare_us(&o, 1, &r, "estimate_us_per_seq_prepare");
     est_options_free(&o);
     free(pos);
     return 0;
