@@ -72,59 +72,85 @@ def tensors(rec):
     return g, o, ow, label, allowed.bool()
 
 
+def masked(z, allowed):
+    """Log-probabilities of each card's holders, over the allowed ones only."""
+    return torch.log_softmax(z.masked_fill(~allowed, -1e9), -1)
+
+
 def masked_logp(model, g, o, ow, allowed):
-    z = model(g, o, ow).masked_fill(~allowed, -1e9)
-    return torch.log_softmax(z, -1)
+    return masked(model(g, o, ow), allowed)
+
+
+class Tally:
+    """Log-loss and top-1 accuracy over the cards to guess; the calibration of p(card, holder)."""
+
+    def __init__(self):
+        self.nll = self.n = self.right = 0.0
+        self.bins = np.linspace(0, 1, 11)
+        self.psum = np.zeros(10); self.hits = np.zeros(10); self.cnt = np.zeros(10)
+
+    def add(self, lp, label, allowed):
+        m = label >= 0
+        lab = label.clamp(min=0)
+        self.nll -= lp.gather(-1, lab.unsqueeze(-1)).squeeze(-1)[m].sum().item()
+        self.right += (lp.argmax(-1) == lab)[m].sum().item()
+        self.n += m.sum().item()
+        p = lp.exp()[m]                      # cards to guess x 4
+        ok = allowed[m]
+        truth = torch.nn.functional.one_hot(lab[m], 4).bool()
+        pv = p[ok].numpy(); tv = truth[ok].numpy()
+        b = np.clip(np.digitize(pv, self.bins) - 1, 0, 9)
+        np.add.at(self.psum, b, pv); np.add.at(self.hits, b, tv); np.add.at(self.cnt, b, 1)
+
+    def report(self, name, decisions, table):
+        ll = self.nll / max(self.n, 1)
+        print(f"{name}: {decisions} decisions, {int(self.n)} cards to guess: log-loss {ll:.4f} nats/card, "
+              f"top-1 holder right {self.right / max(self.n, 1):.4f}", flush=True)
+        if table:
+            print(f"  calibration on {name} (allowed (card, holder) pairs by predicted probability):")
+            print("  predicted bin   pairs      mean predicted  observed frequency")
+            for i in range(10):
+                if self.cnt[i]:
+                    print(f"  {self.bins[i]:.1f}-{self.bins[i + 1]:.1f}      {int(self.cnt[i]):9d}  "
+                          f"{self.psum[i] / self.cnt[i]:.3f}           {self.hits[i] / self.cnt[i]:.3f}", flush=True)
+        return ll
 
 
 def evaluate(model, rec, name, bs=4096, table=False):
     """log-loss and top-1 accuracy over the cards to guess; the calibration of p(card, holder)."""
     model.eval()
-    nll = n = right = 0.0
-    bins = np.linspace(0, 1, 11)
-    psum = np.zeros(10); hits = np.zeros(10); cnt = np.zeros(10)
+    t = Tally()
     with torch.no_grad():
         for i in range(0, len(rec), bs):
             g, o, ow, label, allowed = tensors(rec[i:i + bs])
-            lp = masked_logp(model, g, o, ow, allowed)
-            m = label >= 0
-            lab = label.clamp(min=0)
-            nll -= lp.gather(-1, lab.unsqueeze(-1)).squeeze(-1)[m].sum().item()
-            right += (lp.argmax(-1) == lab)[m].sum().item()
-            n += m.sum().item()
-            p = lp.exp()[m]                      # cards to guess x 4
-            ok = allowed[m]
-            truth = torch.nn.functional.one_hot(lab[m], 4).bool()
-            pv = p[ok].numpy(); tv = truth[ok].numpy()
-            b = np.clip(np.digitize(pv, bins) - 1, 0, 9)
-            np.add.at(psum, b, pv); np.add.at(hits, b, tv); np.add.at(cnt, b, 1)
+            t.add(masked_logp(model, g, o, ow, allowed), label, allowed)
     model.train()
-    ll = nll / max(n, 1)
-    print(f"{name}: {len(rec)} decisions, {int(n)} cards to guess: log-loss {ll:.4f} nats/card, "
-          f"top-1 holder right {right / max(n, 1):.4f}", flush=True)
-    if table:
-        print(f"  calibration on {name} (allowed (card, holder) pairs by predicted probability):")
-        print("  predicted bin   pairs      mean predicted  observed frequency")
-        for i in range(10):
-            if cnt[i]:
-                print(f"  {bins[i]:.1f}-{bins[i + 1]:.1f}      {int(cnt[i]):9d}  {psum[i] / cnt[i]:.3f}           {hits[i] / cnt[i]:.3f}")
-    return ll
+    return t.report(name, len(rec), table)
+
+
+def feature_tensors(sd):
+    """The feature model's eight tensors, as dhm's model files hold them, from a state dict."""
+    return [("wg", sd["wg.weight"][:G]), ("bg", sd["bg"][None]), ("wo", sd["wo.weight"][:O]),
+            ("bo", sd["bo"][None]), ("w1", sd["l1.weight"].T), ("b1", sd["l1.bias"][None]),
+            ("w2", sd["l2.weight"].T), ("b2", sd["l2.bias"][None])]
+
+
+def write_tensors(path, magic, header, shape, tensors_out, fmt):
+    """A dhm text model: the magic line, the header as comments, the shape line, the tensors."""
+    with open(path, "w") as f:
+        f.write(f"{magic}\n")
+        for line in header:
+            f.write(f"# {line}\n")
+        f.write("shape " + " ".join(str(x) for x in shape) + "\n")
+        for name, t in tensors_out:
+            f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
+            for row in t:
+                f.write(" ".join(format(x, fmt) for x in row) + "\n")
 
 
 def write_model(model, path, header):
     sd = {k: v.detach().numpy() for k, v in model.state_dict().items()}
-    tensors_out = [("wg", sd["wg.weight"][:G]), ("bg", sd["bg"][None]), ("wo", sd["wo.weight"][:O]),
-                   ("bo", sd["bo"][None]), ("w1", sd["l1.weight"].T), ("b1", sd["l1.bias"][None]),
-                   ("w2", sd["l2.weight"].T), ("b2", sd["l2.bias"][None])]
-    with open(path, "w") as f:
-        f.write("dhm estnet 1\n")
-        for line in header:
-            f.write(f"# {line}\n")
-        f.write(f"shape {G} {O} {E} {H} {OUT}\n")
-        for name, t in tensors_out:
-            f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
-            for row in t:
-                f.write(" ".join(f"{x:.5g}" for x in row) + "\n")
+    write_tensors(path, "dhm estnet 1", header, (G, O, E, H, OUT), feature_tensors(sd), ".5g")
 
 
 def main():

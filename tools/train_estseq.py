@@ -120,51 +120,14 @@ class SeqNet(fe.EstNet):
         return self.l2(torch.relu(self.l1(xx) + self.ws(hd))).view(-1, 53, 4)
 
 
-class Tally:
-    def __init__(self):
-        self.nll = self.n = self.right = 0.0
-        self.bins = np.linspace(0, 1, 11)
-        self.psum = np.zeros(10); self.hits = np.zeros(10); self.cnt = np.zeros(10)
-
-    def add(self, lp, label, allowed):
-        m = label >= 0
-        lab = label.clamp(min=0)
-        self.nll -= lp.gather(-1, lab.unsqueeze(-1)).squeeze(-1)[m].sum().item()
-        self.right += (lp.argmax(-1) == lab)[m].sum().item()
-        self.n += m.sum().item()
-        p = lp.exp()[m]
-        ok = allowed[m]
-        truth = torch.nn.functional.one_hot(lab[m], 4).bool()
-        pv = p[ok].numpy(); tv = truth[ok].numpy()
-        b = np.clip(np.digitize(pv, self.bins) - 1, 0, 9)
-        np.add.at(self.psum, b, pv); np.add.at(self.hits, b, tv); np.add.at(self.cnt, b, 1)
-
-    def report(self, name, decisions, table):
-        ll = self.nll / max(self.n, 1)
-        print(f"{name}: {decisions} decisions, {int(self.n)} cards to guess: log-loss {ll:.4f} nats/card, "
-              f"top-1 holder right {self.right / max(self.n, 1):.4f}", flush=True)
-        if table:
-            print(f"  calibration on {name} (allowed (card, holder) pairs by predicted probability):")
-            print("  predicted bin   pairs      mean predicted  observed frequency")
-            for i in range(10):
-                if self.cnt[i]:
-                    print(f"  {self.bins[i]:.1f}-{self.bins[i + 1]:.1f}      {int(self.cnt[i]):9d}  "
-                          f"{self.psum[i] / self.cnt[i]:.3f}           {self.hits[i] / self.cnt[i]:.3f}", flush=True)
-        return ll
-
-
-def masked(z, allowed):
-    return torch.log_softmax(z.masked_fill(~allowed, -1e9), -1)
-
-
 def evaluate(model, data, games, name, table=False, per=64):
     model.eval()
-    t = Tally()
+    t = fe.Tally()
     nd = 0
     with torch.no_grad():
         for i in range(0, len(games), per):
             g, o, ow, si, sc, ds, st, label, allowed = data.batch(games[i:i + per])
-            t.add(masked(model(g, o, ow, si, sc, ds, st), allowed), label, allowed)
+            t.add(fe.masked(model(g, o, ow, si, sc, ds, st), allowed), label, allowed)
             nd += len(label)
     model.train()
     return t.report(name, nd, table)
@@ -173,20 +136,10 @@ def evaluate(model, data, games, name, table=False, per=64):
 def write_model(model, path, header):
     sd = {k: v.detach().double().numpy() for k, v in model.state_dict().items()}
     wih, whh = sd["gru.weight_ih_l0"], sd["gru.weight_hh_l0"]          # 3GH x D, 3GH x GH
-    ts = [("wg", sd["wg.weight"][:G]), ("bg", sd["bg"][None]), ("wo", sd["wo.weight"][:O]), ("bo", sd["bo"][None]),
-          ("w1", sd["l1.weight"].T), ("b1", sd["l1.bias"][None]), ("w2", sd["l2.weight"].T),
-          ("b2", sd["l2.bias"][None]),
-          ("si", sd["se.weight"][:S] @ wih.T), ("sc", sd["sc.weight"].T @ wih.T), ("sb", sd["gru.bias_ih_l0"][None]),
-          ("hh", whh.T), ("hb", sd["gru.bias_hh_l0"][None]), ("ws", sd["ws.weight"].T)]
-    with open(path, "w") as f:
-        f.write("dhm estseq 1\n")
-        for line in header:
-            f.write(f"# {line}\n")
-        f.write(f"shape {G} {O} {E} {H} {OUT} {S} {GH}\n")
-        for name, t in ts:
-            f.write(f"{name} {t.shape[0]} {t.shape[1]}\n")
-            for row in t:
-                f.write(" ".join(f"{x:.6g}" for x in row) + "\n")
+    ts = fe.feature_tensors(sd) + [
+        ("si", sd["se.weight"][:S] @ wih.T), ("sc", sd["sc.weight"].T @ wih.T), ("sb", sd["gru.bias_ih_l0"][None]),
+        ("hh", whh.T), ("hb", sd["gru.bias_hh_l0"][None]), ("ws", sd["ws.weight"].T)]
+    fe.write_tensors(path, "dhm estseq 1", header, (G, O, E, H, OUT, S, GH), ts, ".6g")
 
 
 def read_estnet(path):
@@ -224,7 +177,7 @@ def temperature(a, rec_va, tests):
     mk = lab >= 0
     best = (1e9, 1.0)
     for T in np.arange(0.80, 2.001, 0.02):
-        lp = masked(z / float(T), al)
+        lp = fe.masked(z / float(T), al)
         nll = -lp.gather(-1, lab.clamp(min=0).unsqueeze(-1)).squeeze(-1)[mk].mean().item()
         best = min(best, (nll, float(T)))
     T = best[1]
@@ -233,9 +186,9 @@ def temperature(a, rec_va, tests):
     for name, rec in [("validation", rec_va)] + tests:
         z, lab, al = logits(rec)
         for tt in (1.0, T):
-            t = Tally()
+            t = fe.Tally()
             for i in range(0, len(z), 8192):
-                t.add(masked(z[i:i + 8192] / tt, al[i:i + 8192]), lab[i:i + 8192], al[i:i + 8192])
+                t.add(fe.masked(z[i:i + 8192] / tt, al[i:i + 8192]), lab[i:i + 8192], al[i:i + 8192])
             t.report(f"{name}, T = {tt:.2f}", len(rec), table=True)
 
 
@@ -280,7 +233,7 @@ def main():
         run = cnt = 0.0
         for i in range(0, len(perm), a.games):
             g, o, ow, si, sc, ds, st, label, allowed = data.batch(perm[i:i + a.games])
-            lp = masked(model(g, o, ow, si, sc, ds, st), allowed)
+            lp = fe.masked(model(g, o, ow, si, sc, ds, st), allowed)
             m = label >= 0
             loss = -lp.gather(-1, label.clamp(min=0).unsqueeze(-1)).squeeze(-1)[m].mean()
             opt.zero_grad()
