@@ -4,6 +4,7 @@
 #include "game/textfile.h"
 #include "players/estnet.h"
 #include "players/estseq.h"
+#include "players/gift.h"
 #include "players/players.h"
 #include "players/rich.h"
 
@@ -438,6 +439,20 @@ static double choose_n(int k, int n) { return n == 1 ? k : k * (k - 1) / 2.0; }
  * ties spades > hearts > diamonds > clubs: the bit order); every card when c is empty. */
 static Cards stronger_than_top(Cards c) { return c ? ~((2ULL << cards_highest_bit(c)) - 1) : ~0ULL; }
 
+static const GiftWeights *g_exch_gift;
+static pthread_once_t g_exch_gift_once = PTHREAD_ONCE_INIT;
+static void exch_gift_init(void)
+{
+    char err[256];
+    g_exch_gift = gift_builtin(err, sizeof err);
+}
+/* The built-in gift model (NULL if it cannot be read: the gift's term is then left out). */
+static const GiftWeights *exch_gift(void)
+{
+    pthread_once(&g_exch_gift_once, exch_gift_init);
+    return g_exch_gift;
+}
+
 double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mode)
 {
     if (v->cls[v->me] < 0)
@@ -456,15 +471,25 @@ double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mod
     double ll = 0;
     for (int n = 1; n <= 2; n++) {
         const int rich = by_cls[2 - n], poor = by_cls[2 + n];
-        if (rich < 0 || poor < 0 || poor == v->me || (mode == 1 && rich != v->me))
-            continue; /* the poor knows what it gave and got: nothing more to learn */
+        if (rich < 0 || poor < 0 || (poor == v->me && mode < 3) ||
+            (mode % 2 && rich != v->me && poor != v->me))
+            continue; /* modes 1 and 2: the poor knows what it gave and got; modes 1 and 3: only my own pair */
         double l;
-        if (rich == v->me) {
+        if (poor == v->me) {
+            /* modes 3 and 4: the gift I got, as the rich partner's change policy would give it from
+             * its hand as it stood (now, plus what it played, plus the gift) */
+            const GiftWeights *gw = exch_gift();
+            if (!gw || cards_count(v->received) != n)
+                continue;
+            const double lp = gift_logprob(gw, orig[rich] | v->received, v->received);
+            ll += lp > -INFINITY ? lp : log(1e-3);
+            continue;
+        } else if (rich == v->me) {
             /* I got the poor's n strongest among the cards I was shown (start_hand, before I
              * gave): every card the poor kept is weaker than them, so the number of ways is the
              * number of n-sets of my shown cards above its strongest kept card. Exact. */
             l = choose_n(cards_count(v->start_hand & stronger_than_top(orig[poor] & ~v->given)), n);
-            if (mode == 1) /* the certain part only: possible or not */
+            if (mode % 2) /* the certain part only: possible or not */
                 l = l > 0;
         } else {
             /* The same for a pair I am not in, with the rich's hand (after giving) for mine,
@@ -711,7 +736,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         prepare_net(s, o->net, o->seq, o->temp, o->point, v, k);
         return;
     }
-    if (s->kind == EST_UNIFORM || !o->model) {
+    if (s->kind == EST_UNIFORM || !o->model || o->uprop) {
         flat(s);
     } else {
         EstFeatures f;
@@ -732,6 +757,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         s->fresh = o->fresh;
         s->beta = o->beta;
         s->exch = o->exch;
+        s->uprop = o->uprop;
         s->v = v;
         s->pw = o->pw;
         s->rw = o->rw;
@@ -748,7 +774,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     }
     static __thread EstSampler base;
     base = *s;
-    base.kind = EST_WEIGHTS;
+    base.kind = o->uprop ? EST_UNIFORM : EST_WEIGHTS;
     base.order = ORDER_RANDOM;
     base.pool = NULL;
     if (o->net) { /* est-proposal=net: the candidates from the learned estimator */
@@ -970,19 +996,46 @@ static void oracle_place(const EstSampler *s, const EstKnown *k, Cards placed[NP
     }
 }
 
-/* est-fresh=M: M proposals from the weight table, one picked in proportion to exp(beta ll). */
+/* A uniform world in which my poor partner, when I am rich, kept no card as strong as the
+ * n-th strongest card I was shown (the server took its n strongest, and they are among those
+ * cards): its dealt cards drawn first from the weaker ones, the rest as est_sample deals them. */
+static void sample_bounded(const EstSampler *base, const EstKnown *k, const InfoSet *v, Rng *rng,
+                           Cards hand[NPLAYERS])
+{
+    const int me = k->me, n = v->cls[me] == 0 ? 2 : v->cls[me] == 1 ? 1 : 0;
+    const int q = n ? partner_of(v->cls, me) : -1;
+    if (q < 0 || k->room[q] <= 0 || cards_count(v->start_hand) < n) {
+        est_sample(base, k, rng, hand);
+        return;
+    }
+    const Cards below = (1ULL << cards_lowest_bit(cards_strongest(v->start_hand, n))) - 1;
+    EstKnown k2 = *k;
+    const Cards allowed = k->deal & below & ~k->forbid[q];
+    const Cards got = draw_cards(allowed, k->room[q], rng); /* all of them when too few: a world the weight rules out */
+    k2.fixed[q] |= got;
+    k2.deal &= ~got;
+    k2.room[q] -= cards_count(got);
+    est_sample(base, &k2, rng, hand);
+}
+
+/* est-fresh=M: M proposals from the weight table (est-proposal=uniform: uniform worlds), one
+ * picked in proportion to exp(beta ll). */
 static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS])
 {
     Cards prop[EST_MAX_FRESH][NPLAYERS];
     double ll[EST_MAX_FRESH], mx = -INFINITY;
     EstSampler base = *s;
-    base.kind = EST_WEIGHTS;
+    base.kind = s->uprop ? EST_UNIFORM : EST_WEIGHTS;
     base.order = ORDER_RANDOM;
     base.fresh = 0;
+    const int bounded = s->uprop && s->exch && s->v->cls[k->me] >= 0;
     const int m = s->fresh < EST_MAX_FRESH ? s->fresh : EST_MAX_FRESH;
     for (int i = 0; i < m; i++) {
         prop[i][k->me] = hand[k->me];
-        est_sample(&base, k, rng, prop[i]);
+        if (bounded)
+            sample_bounded(&base, k, s->v, rng, prop[i]);
+        else
+            est_sample(&base, k, rng, prop[i]);
         ll[i] = s->beta * est_history_loglik(s->v, prop[i], s->pw, s->rw) +
                 (s->exch ? est_exchange_loglik(s->v, prop[i], s->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
@@ -1096,11 +1149,13 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     char xkey[32];
     snprintf(xkey, sizeof xkey, "%s", kind_key ? "est-proposal" : "proposal");
     const char *prop = spec_get_str(s, xkey, NULL);
-    if (prop && (o->kind != EST_POLICY || (strcmp(prop, "weights") && strcmp(prop, "net")))) {
-        snprintf(err, errsz, "%s=%s: est=policy takes %s=weights (the weight table) or net (the learned estimator)", xkey,
+    if (prop && (o->kind != EST_POLICY || (strcmp(prop, "weights") && strcmp(prop, "net") && strcmp(prop, "uniform")))) {
+        snprintf(err, errsz,
+                 "%s=%s: est=policy takes %s=weights (the weight table), net (the learned estimator) or uniform", xkey,
                  prop, xkey);
         return -1;
     }
+    o->uprop = prop && !strcmp(prop, "uniform");
     if (prop && !strcmp(prop, "net") && !(o->net = estnet_builtin(err, errsz)))
         return -1;
     char qkey[32];
@@ -1150,7 +1205,7 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, fkey, 0, EST_MAX_FRESH, 0, &kk, err, errsz))
         return -1;
     o->fresh = (int)kk;
-    if (spec_get_int(s, ekey, 0, 2, 0, &kk, err, errsz))
+    if (spec_get_int(s, ekey, 0, 4, 0, &kk, err, errsz))
         return -1;
     o->exch = (int)kk;
     if (o->fresh > 0 && (o->point || o->mcmc)) {
@@ -1236,6 +1291,12 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     return 0;
 }
 
+static const char *exch_name(int mode)
+{
+    static const char *const NAMES[5] = {"", " exch=1", " exch=2", " exch=3", " exch=4"};
+    return mode >= 0 && mode < 5 ? NAMES[mode] : "";
+}
+
 int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
 {
     PlayerSpec s;
@@ -1286,11 +1347,11 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
         snprintf(buf, size, "oracle method=%s p=%g", est_oracle_name(o->oracle), o->p);
     else if (o->kind == EST_POLICY)
         if (o->fresh > 0)
-            snprintf(buf, size, "policy fresh=%d beta=%g%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
-                     o->exch == 1 ? " exch=1" : o->exch == 2 ? " exch=2" : "");
+            snprintf(buf, size, "policy fresh=%d beta=%g%s%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
+                     o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
         else
             snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
-                     o->net ? " proposal=net" : "", o->exch == 1 ? " exch=1" : o->exch == 2 ? " exch=2" : "");
+                     o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)

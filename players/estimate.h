@@ -29,7 +29,10 @@
  *             With est-fresh=M every world is drawn afresh instead: M new candidates from the
  *             weight table, one of them picked in proportion to its weight, so that worlds never
  *             collapse onto a shared pool (the 2017 champion's way, with M = 32). est-weights=rich
- *             scores the plays with the built-in rich policy (players/rich.h);
+ *             scores the plays with the built-in rich policy (players/rich.h); est-exch=1..4
+ *             also weights them by the exchange (est_exchange_loglik); est-proposal=uniform
+ *             deals the candidates uniformly (with est-exch, a rich player's poor partner only
+ *             below the exchange's bound) instead of from the weight table;
  *   net       the learned estimator (players/estnet.h): for each hidden card, the network's
  *             probability of each opponent holding it (allowed holders only); dealt card by card
  *             in random order (the joker and the spade 2 first), each card to an opponent with
@@ -147,6 +150,7 @@ typedef struct EstSampler {
     int fresh;                      /* policy with est-fresh=M: M fresh proposals per world */
     double beta;                    /* ... each weighted by exp(beta x its log-likelihood) */
     int exch;                       /* ... and by how likely the exchange made it (est_exchange_loglik's mode; 0 off) */
+    int uprop;                      /* ... the proposals uniform worlds, not the weight table's */
     const InfoSet *v;               /* ... whose plays are scored (set by est_prepare; must outlive the draws) */
     const PolicyWeights *pw;
     const struct RichWeights *rw;
@@ -165,7 +169,10 @@ double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const Po
  * the number of ways the server's taking of the poor's strongest cards fits them (exact for the
  * rich player's own pair; for a pair it is not in, the gift is assumed not to be the poor's
  * strongest with chance 0.9). mode 1: the certain part only: whether the rich player's own pair
- * fits at all (log 1 or log 0.001). 0 in a class period's first game. */
+ * fits at all (log 1 or log 0.001). Modes 3 and 4: modes 1 and 2, and for a poor player the
+ * log-chance of the gift it got under the built-in gift model (players/gift.h) from its rich
+ * partner's hand then (its cards now, those it played, and the gift).
+ * 0 in a class period's first game. */
 double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mode);
 /* The point estimate (point=1): from the prepared, weighted candidates, each dealt card's
  * chance of being in each opponent's hand; then the world with the highest expected accuracy
@@ -190,7 +197,9 @@ typedef struct EstOptions {
     int mcmc;              /* policy: Metropolis swaps per candidate after resampling (0) */
     int point;             /* policy: every world the one best guess (1), not a draw (0) */
     int fresh;             /* policy: est-fresh=M draws each world from M fresh proposals (0: one pool) */
-    int exch;              /* policy: est-exch=1|2 also weights each candidate by the exchange's likelihood (est_exchange_loglik) */
+    int exch;              /* policy: est-exch=1..4 also weights each candidate by the exchange's likelihood (est_exchange_loglik) */
+    int uprop;             /* policy: est-proposal=uniform: the candidates uniform worlds (with est-exch and a
+                            * rich player, its poor partner's kept cards below the cards it was shown) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
     PolicyWeights *ownw;
     const struct RichWeights *rw; /* policy with a rich weights file (est-weights=FILE): its model */

@@ -2,6 +2,7 @@
  * the one definition: scores are sums of the weights of its indices. */
 #include "players/gift.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,25 @@ Cards gift_pick(const GiftWeights *w, Cards hand, int n, double temp, Rng *rng)
         return cards_weakest(hand, n);
     gift_scores(w, hand, cand, k, s);
     return cand[policy_pick_scores(s, k, temp, rng)];
+}
+
+double gift_logprob(const GiftWeights *w, Cards hand, Cards give)
+{
+    Cards cand[GIFT_MAX_CANDS];
+    double s[GIFT_MAX_CANDS];
+    const int n = cards_count(give), k = (give & ~hand) || n < 1 || n > 2 ? 0 : policy_gifts(hand, n, cand);
+    int at = -1;
+    for (int i = 0; i < k && at < 0; i++)
+        at = cand[i] == give ? i : -1;
+    if (at < 0)
+        return -INFINITY;
+    gift_scores(w, hand, cand, k, s);
+    double mx = s[0], tot = 0;
+    for (int i = 1; i < k; i++)
+        mx = s[i] > mx ? s[i] : mx;
+    for (int i = 0; i < k; i++)
+        tot += exp(s[i] - mx);
+    return s[at] - mx - log(tot);
 }
 
 /* ---------------------------------------------------------------- weight files

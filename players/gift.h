@@ -74,6 +74,10 @@ void gift_scores(const GiftWeights *w, Cards hand, const Cards *cand, int k, dou
  * policy_gifts' order), or a draw from its softmax at temperature temp. */
 Cards gift_pick(const GiftWeights *w, Cards hand, int n, double temp, Rng *rng);
 
+/* log P(give | hand) under the model at temperature 1 (give: 1 or 2 cards of hand, the rich
+ * player's hand after receiving); -INFINITY when give is not a possible gift of hand. */
+double gift_logprob(const GiftWeights *w, Cards hand, Cards give);
+
 /* Weights: the built-in ones (or NULL with the reason), from a file or text, to a file. A file
  * for another layout, truncated or malformed, is refused with one line naming it. */
 const GiftWeights *gift_builtin(char *err, size_t errsz);

@@ -23,7 +23,8 @@
  * other rich player's gift in the exchange search: the gift model (players/gift.h; the default
  * when the rich policy is in use: puct, rprior, rootpol=rich or playout=rich) or the fast
  * policy's exchange weights (the default otherwise, and the only choice before);
- * gift-weights=FILE (the gift model's weights; default: built in).
+ * gift-weights=FILE (the gift model's weights; default: built in); xprior=C: that model's scores as
+ * pseudo-counts of the gifts searched, as rprior does for plays (0: none).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
  */
 #include "players/mc.h"
@@ -131,6 +132,7 @@ typedef struct Mc {
     double rscore[MOVEGEN_MAX + 3]; /* the rich policy's score of every legal move (this decision) */
     long rootpol;                 /* rootpol=rich (1): the root's candidates by the rich policy */
     double rprior;                /* rprior=C: the rich policy as C * 4 (k - 1)^0.6 pseudo-counts */
+    double xprior;                /* xprior=C: the same for the exchange's gifts, from the gift model's scores */
     int nprior;                   /* this decision's pseudo-counts per arm */
     double rmean[BANDIT_MAX_ARMS]; /* ... and their means (the rich score scaled to [0, 1]) */
     int8_t cls[NPLAYERS];         /* this game's classes (the rich policy reads them) */
@@ -348,10 +350,29 @@ double mc_expected_loss(const Bandit *b)
 /* Runs the bandit over k candidates. desa: the DESA variant for this search (DESA_* bits). */
 static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal);
 
+/* The prior as pseudo-counts (rprior, xprior = c): each of the k candidates' score (sc, by
+ * move index) scaled to [0, 1] over the candidates, as c * 4 (k - 1)^0.6 simulations of that
+ * mean (the 2017 champion's prior); none when c = 0. */
+static void pseudo_counts(Mc *mc, int k, const double *sc, double c)
+{
+    mc->nprior = 0;
+    if (c <= 0)
+        return;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int a = 0; a < k; a++) {
+        double x = sc[mc->arm_move[a]];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    for (int a = 0; a < k; a++)
+        mc->rmean[a] = hi > lo ? (sc[mc->arm_move[a]] - lo) / (hi - lo) : 0.5;
+    mc->nprior = (int)lround(c * 4 * pow(k - 1, 0.6));
+}
+
 static int search(Mc *mc, int k, SimFn sim, void *ctx, int desa)
 {
     const int puct = mc->puct > 0 && sim == sim_play;
-    const int np = sim == sim_play ? mc->nprior : 0; /* pseudo-counts of each arm (rprior) */
+    const int np = mc->nprior; /* pseudo-counts of each arm (rprior, xprior; set by pseudo_counts) */
     bandit_init(&mc->bandit, puct ? B_PUCT : mc->kind, &mc->bp, k);
     if (puct)
         mc->bandit.prior = mc->prior;
@@ -583,18 +604,7 @@ static Move decide_play(Mc *mc, const InfoSet *v)
             mc->arm_move[i] = i;
     if (mc->puct > 0)
         set_prior(mc, k);
-    mc->nprior = 0;
-    if (mc->rprior > 0) { /* pseudo-counts: each candidate's score scaled to [0, 1] over the candidates */
-        double lo = INFINITY, hi = -INFINITY;
-        for (int a = 0; a < k; a++) {
-            double x = mc->rscore[mc->arm_move[a]];
-            lo = x < lo ? x : lo;
-            hi = x > hi ? x : hi;
-        }
-        for (int a = 0; a < k; a++)
-            mc->rmean[a] = hi > lo ? (mc->rscore[mc->arm_move[a]] - lo) / (hi - lo) : 0.5;
-        mc->nprior = (int)lround(mc->rprior * 4 * pow(k - 1, 0.6));
-    }
+    pseudo_counts(mc, k, mc->rscore, mc->rprior);
     return mc->moves[mc->arm_move[search(mc, k, sim_play, &c, mc->desa)]];
 }
 
@@ -662,13 +672,15 @@ static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
         return cards_weakest(v->hand, n);
     for (int i = 0; i < k; i++)
         mc->arm_move[i] = i;
-    if (mc->xtop > 0 && k > mc->xtop) { /* the policy's (or the gift model's) best gifts only */
-        double sc[128];
+    double sc[128];
+    if ((mc->xtop > 0 && k > mc->xtop) || mc->xprior > 0) {
         if (mc->gift)
             gift_scores(mc->gift, v->hand, c.cand, k, sc);
         else
             for (int i = 0; i < k; i++)
                 sc[i] = policy_exch_score(&mc->w, v->hand, c.cand[i]);
+    }
+    if (mc->xtop > 0 && k > mc->xtop) { /* the policy's (or the gift model's) best gifts only */
         for (int i = 1; i < k; i++) {
             int a = mc->arm_move[i], j = i;
             for (; j > 0 && sc[mc->arm_move[j - 1]] < sc[a]; j--)
@@ -677,6 +689,7 @@ static Cards decide_exchange(Mc *mc, const InfoSet *v, int n)
         }
         k = (int)mc->xtop;
     }
+    pseudo_counts(mc, k, sc, mc->xprior); /* xprior: the gift model's (or policy's) scores as pseudo-counts */
     /* paper 001 applies DESA to plays only; desa-exch=1 extends it to the exchange */
     return c.cand[mc->arm_move[search(mc, k, sim_exchange, &c, mc->desa_exch ? mc->desa : 0)]];
 }
@@ -1006,6 +1019,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_int(s, "pendgame", 0, 100000000, pol ? 200 : 0, &mc->pendgame, err, errsz) ||
         spec_get_int(s, "mate-cards", 1, 54, 6, &mc->mate_cards, err, errsz) ||
         spec_get_double(s, "rprior", 0, 1000, 0, &mc->rprior, err, errsz) ||
+        spec_get_double(s, "xprior", 0, 1000, 0, &mc->xprior, err, errsz) ||
         spec_get_double(s, "psharp", 0, 100, 0, &mc->psharp, err, errsz) ||
         spec_get_int(s, "worlds", 0, WORLDS, 0, &mc->nworlds, err, errsz) ||
         spec_get_int(s, "mate-hands", 0, 1, 0, &mc->mate_hands, err, errsz) ||
@@ -1033,7 +1047,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, omodel, omodel-lr, "
-                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, worlds, psharp, mate-hands, "
+                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, xprior, worlds, psharp, mate-hands, "
                           "xmodel, gift-weights",
                           err, errsz)) {
         est_options_free(&mc->eo);
@@ -1073,7 +1087,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     est_sampler_init(&mc->es, &mc->eo);
     for (int a = 0; a < MC_CHOICE_ARMS; a++)
         mc->inner[a].alpha = mc->inner[a].beta = 1;
-    if (!pol && (mc->prune > 0 || mc->xtop > 0)) { /* the policy's gifts and prior need its weights */
+    if (!pol && (mc->prune > 0 || mc->xtop > 0 || mc->xprior > 0)) { /* the policy's gifts and prior need its weights */
         if (policy_weights_option(s, &mc->w, err, errsz)) {
             free(mc);
             return -1;

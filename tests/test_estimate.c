@@ -49,7 +49,7 @@ static void play_records(void)
 /* ---- every sampler, every constraint ---- */
 
 typedef struct Check {
-    EstOptions o[24];
+    EstOptions o[32];
     int n;
     long decisions, worlds, exchange_rules;
     Rng rng;
@@ -143,9 +143,13 @@ static void test_samplers_meet_every_constraint(void **state)
                            "policy:k=4:proposal=net",
                            "policy:fresh=3:exch=1",
                            "policy:k=4:exch=2",
+                           "policy:fresh=3:proposal=uniform:exch=3",
+                           "policy:fresh=2:exch=4",
+                           "policy:k=4:proposal=uniform",
                            "net:seq=1",
                            "net:seq=1:point=1"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
+    assert_true(c.n <= (int)(sizeof c.o / sizeof c.o[0]));
     for (int i = 0; i < c.n; i++)
         if (est_options_parse(specs[i], &c.o[i], err, sizeof err))
             fail_msg("%s: %s", specs[i], err);
@@ -296,10 +300,37 @@ static void test_exchange_rules(void **state)
  * is not in keeps at least the 0.1 weight of an unusual gift), and the true hands are likelier
  * than uniform worlds dealt under the same constraints. */
 typedef struct ExchCheck {
-    long decisions, rich, better;
-    double sum_true, sum_uni;
+    long decisions, rich, better, poor, bounded;
+    double sum_true, sum_uni, gift_true, gift_uni;
+    EstOptions bo; /* policy:fresh=2:proposal=uniform:exch=3 */
     Rng rng;
 } ExchCheck;
+
+/* est-proposal=uniform with est-exch: a rich player's poor partner is dealt no card as strong
+ * as the n-th strongest card the rich player was shown, and every constraint holds. */
+static void check_bounded(ExchCheck *c, const InfoSet *v, const EstKnown *k)
+{
+    const int n = 2 - v->cls[v->me];
+    int q = -1;
+    for (int p = 0; p < NPLAYERS; p++)
+        q = v->cls[p] == 2 + n ? p : q;
+    const Cards below = (1ULL << cards_lowest_bit(cards_strongest(v->start_hand, n))) - 1;
+    EstSampler s;
+    est_sampler_init(&s, &c->bo);
+    est_prepare(&s, &c->bo, v, k, &c->rng);
+    for (int j = 0; j < 4; j++) {
+        Cards hand[NPLAYERS];
+        hand[v->me] = v->hand;
+        est_sample(&s, k, &c->rng, hand);
+        assert_true(est_world_ok(k, hand));
+        if (cards_count(k->deal & below & ~k->forbid[q]) >= k->room[q]) {
+            if ((hand[q] & ~k->fixed[q]) & ~below)
+                fail_msg("the poor partner was dealt a card above the bound");
+            c->bounded++;
+        }
+    }
+    est_sampler_free(&s);
+}
 
 static int on_exchange_decision(void *ctx, const Decision *d)
 {
@@ -325,7 +356,18 @@ static int on_exchange_decision(void *ctx, const Decision *d)
         hand[v->me] = v->hand;
         est_sample(&s, &k, &c->rng, hand);
         lu += est_exchange_loglik(v, hand, 2) / 8;
+        if (v->cls[v->me] >= 3) /* mode 3's own term: the gift I got from a hand like this one */
+            c->gift_uni += (est_exchange_loglik(v, hand, 3) - est_exchange_loglik(v, hand, 1)) / 8;
     }
+    if (v->cls[v->me] >= 3) {
+        const double gt = est_exchange_loglik(v, d->truth->hand, 3) - est_exchange_loglik(v, d->truth->hand, 1);
+        if (!(gt <= 0 && gt > -INFINITY))
+            fail_msg("the gift's log-chance %g", gt);
+        c->gift_true += gt;
+        c->poor++;
+    }
+    if (v->cls[v->me] <= 1)
+        check_bounded(c, v, &k);
     c->sum_true += lt;
     c->sum_uni += lu;
     c->better += lt > lu;
@@ -341,9 +383,17 @@ static void test_exchange_likelihood(void **state)
     static ExchCheck c;
     memset(&c, 0, sizeof c);
     c.rng = rng_seed(9);
+    char err[256];
+    if (est_options_parse("policy:fresh=2:proposal=uniform:exch=3", &c.bo, err, sizeof err))
+        fail_msg("%s", err);
     for (int g = 0; g < nrecords; g++)
         assert_int_equal(decisions_each(&records[g], on_exchange_decision, &c), 0);
-    assert_true(c.decisions > 1000 && c.rich > 300);
+    est_options_free(&c.bo);
+    assert_true(c.decisions > 1000 && c.rich > 300 && c.poor > 300 && c.bounded > 1000);
+    /* the gift model finds the gift each poor player got likelier from its partner's true hand
+     * than from uniform ones */
+    if (!(c.gift_true / c.poor > c.gift_uni / c.poor + 0.3))
+        fail_msg("the gift's log-chance: true hands %.3f, uniform %.3f", c.gift_true / c.poor, c.gift_uni / c.poor);
     const double mt = c.sum_true / (double)c.decisions, mu = c.sum_uni / (double)c.decisions;
 
     if (!(mt > mu + 0.2 && c.better > c.decisions / 2))

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include "core/movegen.h"
+#include "game/match.h"
 #include "players/gift.h"
 #include "players/players.h"
 #include "players/policy.h"
@@ -202,15 +203,77 @@ static void test_policy_player_gift(void **state)
         double best = s[0];
         for (int i = 1; i < k; i++)
             best = s[i] > best ? s[i] : best;
-        for (int i = 0; i < k; i++) /* nothing scores above it */
+        double tot = 0;
+        for (int i = 0; i < k; i++) { /* nothing scores above it */
             if (cand[i] == g)
                 assert_true(s[i] == best);
+            const double lp = gift_logprob(gw, v.hand, cand[i]); /* a distribution, in the scores' order */
+            assert_true(lp <= 0);
+            assert_true((lp >= gift_logprob(gw, v.hand, g)) == (s[i] >= best));
+            tot += exp(lp);
+        }
+        NEAR(tot, 1, 1e-9);
+        assert_true(gift_logprob(gw, v.hand, g | (~v.hand & (0 - ~v.hand))) == -INFINITY); /* not a gift of hand */
+        assert_true(gift_logprob(gw, v.hand, 0) == -INFINITY);
         assert_true(h == policy_pick_gift_w(rw->exch, v.hand, n, 0, NULL));
         differ += g != h;
     }
     assert_true(differ > 100); /* the two models are not the same */
     player_destroy(p);
     player_destroy(q);
+}
+
+/* xprior=C: the gift model's scores as pseudo-counts in the exchange's search. With a prior
+ * that outweighs the simulations, the search gives the gift model's first gift; without it,
+ * the simulations choose, and they often choose otherwise. Seat 0's gifts are watched over
+ * real matches against four `random` (classes carry, so it gives in most games). */
+static Cards (*g_inner_exchange)(Player *, const InfoSet *, int);
+static const GiftWeights *g_gw;
+static long g_gifts, g_model_gifts;
+
+static Cards watch_exchange(Player *self, const InfoSet *v, int n)
+{
+    const Cards c = g_inner_exchange(self, v, n);
+    g_gifts++;
+    g_model_gifts += c == gift_pick(g_gw, v->hand, n, 0, NULL);
+    return c;
+}
+
+static void watched_match(const char *spec)
+{
+    char err[512];
+    Player *pl[NPLAYERS];
+    assert_int_equal(player_create(spec, 1, &pl[0], err, sizeof err), 0);
+    for (int p = 1; p < NPLAYERS; p++)
+        assert_int_equal(player_create("random", (uint64_t)p + 1, &pl[p], err, sizeof err), 0);
+    g_inner_exchange = pl[0]->exchange;
+    pl[0]->exchange = watch_exchange;
+    g_gifts = g_model_gifts = 0;
+    MatchConfig cfg;
+    match_config_default(&cfg);
+    cfg.games = 24;
+    cfg.seed = 7;
+    MatchResult res;
+    GameRecord *rec = malloc(sizeof *rec);
+    assert_non_null(rec);
+    assert_int_equal(match_run(pl, &cfg, NULL, NULL, NULL, rec, &res), 0);
+    free(rec);
+    for (int p = 0; p < NPLAYERS; p++)
+        player_destroy(pl[p]);
+}
+
+static void test_mc_exchange_prior(void **state)
+{
+    (void)state;
+    char err[512];
+    g_gw = gift_builtin(err, sizeof err);
+    assert_non_null(g_gw);
+    watched_match("mc:sims=24:rootpol=rich:xprior=1000");
+    assert_true(g_gifts >= 5);
+    assert_int_equal(g_model_gifts, g_gifts);
+    watched_match("mc:sims=24:rootpol=rich");
+    assert_true(g_gifts >= 5);
+    assert_true(g_model_gifts < g_gifts);
 }
 
 /* mc's exchange with either model plays legal games (every game has the exchange). */
@@ -261,7 +324,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_features_in_range), cmocka_unit_test(test_weight_files),
-        cmocka_unit_test(test_policy_player_gift), cmocka_unit_test(test_mc_exchange_models),
+        cmocka_unit_test(test_policy_player_gift), cmocka_unit_test(test_mc_exchange_prior),
+        cmocka_unit_test(test_mc_exchange_models),
         cmocka_unit_test(test_teacher_agreement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

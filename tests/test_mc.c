@@ -502,8 +502,12 @@ static void test_bad_specs(void **state)
     assert_string_equal(err, "mc: omodel=1 needs playout=rich (model= is the fast policy's)");
     assert_int_equal(player_create("search:omodel=2", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "omodel=2"));
-    assert_int_equal(player_create("search:est-exch=3", 1, &p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "est-exch=3"));
+    assert_int_equal(player_create("search:est-exch=5", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "est-exch=5"));
+    assert_int_equal(player_create("search:est-proposal=table", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "est-proposal=table"));
+    assert_int_equal(player_create("search:xprior=-1", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "xprior=-1"));
     char out[4096];
     assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:bandit=x,simple,simple,simple,simple 2>&1", dhm_bin()),
                      2);
