@@ -6,7 +6,7 @@
 # A − B with its SE (the standard deviation of the per-game differences over √games) and 95%
 # interval, the correlation of the pairs, and each one's CPU per game (mc players report it).
 #
-#   bench/paired.sh [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange | --match] [--keep DIR] [--csv] A B
+#   bench/paired.sh [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange | --match | --class C] [--keep DIR] [--csv] A B
 #   e.g. bench/paired.sh -g 2000 -o policy mc:pmates=all mc
 # A and B run at once (one process each; -j 1: one after the other), each split into JOBS/2
 # pieces (-j 4: two pieces each, four processes). --keep DIR writes each run's points, one game
@@ -14,8 +14,9 @@
 # play the same games, so any two such files pair up line by line. --match plays the match
 # format instead (classes carry over, reset every 100 games): game i is dealt alike for both,
 # but the classes, and so the exchange, follow each run's own results, so the pairing is
-# looser, and every SE is over blocks of 10 games (batch means). Uses $DHM (default
-# build/dhm). Exit 0, 1 when a run failed, 2 for bad options.
+# looser, and every SE is over blocks of 10 games (batch means). --class C: A and B start every
+# game in class C (0-4 or daifugo .. daihinmin; dhm play --class0), still paired. Uses $DHM
+# (default build/dhm). Exit 0, 1 when a run failed, 2 for bad options.
 set -eu
 G=1000
 S=1
@@ -26,7 +27,7 @@ CSV=0
 KEEP=
 MODE=--independent
 BLK=1
-usage() { echo "usage: $0 [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange | --match] [--keep DIR] [--csv] A B" >&2; exit 2; }
+usage() { echo "usage: $0 [-g GAMES] [-s SEED] [-o OPPONENT] [-j JOBS] [--no-exchange | --match | --class C] [--keep DIR] [--csv] A B" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
   -g) [ $# -ge 2 ] || usage; G=$2; shift 2 ;;
@@ -35,9 +36,10 @@ while [ $# -gt 0 ]; do
   -j) [ $# -ge 2 ] || usage; J=$2; shift 2 ;;
   --no-exchange) NX="--class-reset 1"; shift ;;
   --match) MODE=; BLK=10; shift ;;
+  --class) [ $# -ge 2 ] || usage; NX="--class0 $2"; shift 2 ;;
   --csv) CSV=1; shift ;;
   --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
-  -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   -*) usage ;;
   *) break ;;
   esac

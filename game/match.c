@@ -9,6 +9,7 @@ void match_config_default(MatchConfig *cfg)
     cfg->seat_change = 3;
     cfg->class_reset = 100;
     cfg->independent = 0;
+    cfg->class0 = 0;
     cfg->seed = 1;
     cfg->timed = 0;
     cfg->deals = NULL;
@@ -39,6 +40,11 @@ void match_setup_game(const MatchConfig *cfg, int index, const GameSetup *prev, 
         uint8_t cls[NPLAYERS];
         shuffle5(out->seat, rng);
         shuffle5(cls, rng);
+        for (int p = 1; cfg->class0 >= 1 && cfg->class0 <= NPLAYERS && p < NPLAYERS; p++)
+            if (cls[p] == cfg->class0 - 1) { /* player 0's class fixed: swap it in */
+                cls[p] = cls[0];
+                cls[0] = (uint8_t)(cfg->class0 - 1);
+            }
         for (int p = 0; p < NPLAYERS; p++) {
             out->cls[p] = cfg->class_reset == 1 ? -1 : (int8_t)cls[p]; /* R = 1: every game a first game */
             if (cls[p] == 0)

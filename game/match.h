@@ -24,6 +24,9 @@ typedef struct MatchConfig {
     int seat_change; /* K, default 3 */
     int class_reset; /* R, default 100 */
     int independent; /* every game its own random seats and classes (see above); 0 = the match schedule */
+    int class0;      /* independent games: 1 + the class player 0 starts every game in (1 daifugo .. 5
+                      * daihinmin: the drawn classes with player 0's swapped in, from the same
+                      * stream, so two runs with one seed still start alike); 0 = drawn like the others */
     uint64_t seed;
     int timed;       /* record each move's thinking time (for kifu and stored records) */
     /* a deal suite (record/deals.h): game i plays deals[(deal_offset + i) % ndeals], each hand

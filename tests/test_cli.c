@@ -180,6 +180,26 @@ static void test_independent_games(void **state)
                              dir),
                      0);
     assert_string_equal(cmp, "120\n");
+    /* --class0: player 0 starts every game as the daihinmin, and two runs with one seed still
+     * start every game alike whoever plays */
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(run_cmd(NULL, 0, "%s play --players %s --games 60 --seed 5 --independent --class0 daihinmin "
+                                          "--record %s/c%d.kifu --quiet >/dev/null 2>&1",
+                                 dhm_bin(), PLAYERS[k], dir, k),
+                         0);
+    snprintf(path, sizeof path, "%s/c0.kifu", dir);
+    starts_of(path, a, sizeof a);
+    snprintf(path, sizeof path, "%s/c1.kifu", dir);
+    starts_of(path, b, sizeof b);
+    assert_string_equal(a, b);
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "grep -c '^class 4 ' %s", path), 0);
+    assert_string_equal(cmp, "60\n");
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "grep '^class ' %s | sort | uniq | wc -l", path), 0);
+    assert_true(atoi(cmp) > 10); /* the others' classes still drawn */
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "%s play --class0 daihinmin --games 2 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(cmp, "--class0 needs --independent"));
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "%s play --independent --class0 king --games 2 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(cmp, "--class0: 'king'"));
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
