@@ -23,6 +23,7 @@ S=1
 O=policy
 J=2
 NX=""
+CLS=""
 CSV=0
 KEEP=
 MODE=--independent
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
   -j) [ $# -ge 2 ] || usage; J=$2; shift 2 ;;
   --no-exchange) NX="--class-reset 1"; shift ;;
   --match) MODE=; BLK=10; shift ;;
-  --class) [ $# -ge 2 ] || usage; NX="--class0 $2"; shift 2 ;;
+  --class) [ $# -ge 2 ] || usage; CLS=$2; shift 2 ;;
   --csv) CSV=1; shift ;;
   --keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
   -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -58,7 +59,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 P=$(( J / 2 )); [ "$P" -ge 1 ] || P=1
 run() { # LABEL SPEC PIECE
   n=$(( G / P )); [ "$3" -lt $(( G % P )) ] && n=$(( n + 1 ))
-  "$DHM" play --players "$2,$O,$O,$O,$O" --games "$n" --seed $(( S + 1000003 * $3 )) $MODE $NX \
+  "$DHM" play --players "$2,$O,$O,$O,$O" --games "$n" --seed $(( S + 1000003 * $3 )) $MODE $NX ${CLS:+--class0 "$CLS"} \
     --record "$T/$1.$3.kifu" --json --quiet > "$T/$1.$3.json" 2> "$T/$1.$3.err" || echo "$1 piece $3" >> "$T/failed"
 }
 k=0
@@ -95,7 +96,7 @@ if [ -n "$KEEP" ]; then
   cp "$T/a.txt" "$KEEP/$(printf '%s' "$A" | tr '/:' '__').points"
   cp "$T/b.txt" "$KEEP/$(printf '%s' "$B" | tr '/:' '__').points"
 fi
-paste "$T/a.txt" "$T/b.txt" | awk -v a="$A" -v b="$B" -v o="$O" -v csv="$CSV" -v ca="$CA" -v cb="$CB" -v nx="${NX:+ (no exchange)}" -v blk="$BLK" '
+paste "$T/a.txt" "$T/b.txt" | awk -v a="$A" -v b="$B" -v o="$O" -v csv="$CSV" -v ca="$CA" -v cb="$CB" -v nx="${NX:+ (no exchange)}${CLS:+ (player 0 always $CLS)}" -v blk="$BLK" '
   # SEs over blocks of blk consecutive games (1: independent games; 10: batch means in a match)
   function flush() { if (k == 0) return; x = bx / k; y = by / k; d = x - y; m++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y; sd += d; sdd += d * d; bx = by = k = 0 }
   { bx += $1; by += $2; k++; n++; if (k == blk) flush() }
