@@ -31,8 +31,8 @@
  *             collapse onto a shared pool (the 2017 champion's way, with M = 32). est-weights=rich
  *             scores the plays with the built-in rich policy (players/rich.h); est-exch=1..4
  *             also weights them by the exchange (est_exchange_loglik); est-proposal=uniform
- *             deals the candidates uniformly (with est-exch, a rich player's poor partner only
- *             below the exchange's bound) instead of from the weight table;
+ *             deals the candidates uniformly (with est-fresh and est-exch, a rich player's poor
+ *             partner only below the exchange's bound) instead of from the weight table;
  *   net       the learned estimator (players/estnet.h): for each hidden card, the network's
  *             probability of each opponent holding it (allowed holders only); dealt card by card
  *             in random order (the joker and the spade 2 first), each card to an opponent with
@@ -198,8 +198,8 @@ typedef struct EstOptions {
     int point;             /* policy: every world the one best guess (1), not a draw (0) */
     int fresh;             /* policy: est-fresh=M draws each world from M fresh proposals (0: one pool) */
     int exch;              /* policy: est-exch=1..4 also weights each candidate by the exchange's likelihood (est_exchange_loglik) */
-    int uprop;             /* policy: est-proposal=uniform: the candidates uniform worlds (with est-exch and a
-                            * rich player, its poor partner's kept cards below the cards it was shown) */
+    int uprop;             /* policy: est-proposal=uniform: the candidates uniform worlds (with est-fresh,
+                            * est-exch and a rich player, its partner's kept cards below the cards it was shown) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */
     PolicyWeights *ownw;
     const struct RichWeights *rw; /* policy with a rich weights file (est-weights=FILE): its model */

@@ -831,6 +831,16 @@ int mc_choice_usage(const Player *p, long usage[MC_CHOICE_ARMS])
     return 0;
 }
 
+/* ", NAME": {games, skipped, decisions, and the prequential top-1 and log-loss per decision}
+ * of an online opponent model, its object left open for what follows. */
+static void report_learner(FILE *out, const char *name, long games, long skipped, long decisions, double top1,
+                           double logloss)
+{
+    const double d = decisions ? (double)decisions : 1.0;
+    fprintf(out, ", \"%s\": {\"games\": %ld, \"skipped\": %ld, \"decisions\": %ld, \"top1\": %.4f, \"logloss\": %.4f",
+            name, games, skipped, decisions, top1 / d, logloss / d);
+}
+
 static void mc_report(Player *self, FILE *out)
 {
     Mc *mc = self->impl;
@@ -846,18 +856,12 @@ static void mc_report(Player *self, FILE *out)
         fprintf(out, ", \"est_worlds\": %ld, \"est_accuracy\": %.5f", mc->acc_worlds,
                 (double)mc->acc_right / (double)(mc->acc_total ? mc->acc_total : 1));
     if (mc->model) {
-        const double d = mc->om.decisions ? (double)mc->om.decisions : 1.0;
-        fprintf(out,
-                ", \"model\": {\"games\": %ld, \"skipped\": %ld, \"decisions\": %ld, \"top1\": %.4f, "
-                "\"logloss\": %.4f}",
-                mc->om.games, mc->om.skipped, mc->om.decisions, mc->om.top1 / d, mc->om.logloss / d);
+        report_learner(out, "model", mc->om.games, mc->om.skipped, mc->om.decisions, mc->om.top1, mc->om.logloss);
+        fprintf(out, "}");
     }
     if (mc->omodel) {
-        const double d = mc->ob.decisions ? (double)mc->ob.decisions : 1.0;
-        fprintf(out,
-                ", \"omodel\": {\"games\": %ld, \"skipped\": %ld, \"decisions\": %ld, \"top1\": %.4f, "
-                "\"logloss\": %.4f, \"bias\": [",
-                mc->ob.games, mc->ob.skipped, mc->ob.decisions, mc->ob.top1 / d, mc->ob.logloss / d);
+        report_learner(out, "omodel", mc->ob.games, mc->ob.skipped, mc->ob.decisions, mc->ob.top1, mc->ob.logloss);
+        fprintf(out, ", \"bias\": [");
         for (int p = 0; p < NPLAYERS; p++) {
             fprintf(out, "%s[", p ? ", " : "");
             for (int k = 0; k < OPPBIAS_K; k++)
