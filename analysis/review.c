@@ -158,8 +158,7 @@ static int value_task(Player *ev, const ReviewConfig *c, const ReviewGame *g, co
         o->top[o->ntop] = choice_of(&j, k, t->exchange);
     }
     if (!t->exchange) {
-        const Cards others = CARDS_ALL & ~t->v.hand & ~t->v.played;
-        o->sure = endgame_sure_win(t->v.hand, t->v.table, t->v.rev, t->v.lock, others, NULL);
+        o->sure = endgame_sure_win_view(&t->v, NULL);
     }
     return 0;
 }

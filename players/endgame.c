@@ -8,11 +8,14 @@
 
 /* Whether one of the n opponents' hands opp[] beats m (m on the table, order rev; any lock is
  * ignored, which only makes more answers possible: the test stays sufficient). With one hand
- * holding every card the mover cannot see, a card anywhere counts. */
-static int beatable(Move m, int rev, const Cards *opp, int n)
+ * holding every card the mover cannot see, a card anywhere counts. Nobody answers a meld of
+ * more cards than the most any of them holds (maxc). */
+static int beatable(Move m, int rev, const Cards *opp, int n, int maxc)
 {
     if (m.type == MOVE_PASS)
         return 1;
+    if (cards_count(move_cards(m)) > maxc)
+        return 0;
     Move tmp[MOVEGEN_MAX];
     for (int i = 0; i < n; i++)
         if (movegen_follow(opp[i], m, rev, 0, tmp) > 1) /* more than the pass */
@@ -20,14 +23,22 @@ static int beatable(Move m, int rev, const Cards *opp, int n)
     return 0;
 }
 
+/* The opponents the mover's melds meet: after a clear every one still in (opp, nopp, holding at
+ * most maxc cards each); on the table the mover now faces, only those who have not passed
+ * since the last clear (opp1, nopp1, maxc1). */
+typedef struct Opps {
+    const Cards *opp, *opp1;
+    int nopp, nopp1, maxc, maxc1;
+} Opps;
+
 /* A meld after which the mover leads again whatever the others do. */
-static int keeps_lead(Move m, int rev, const Cards *opp, int nopp)
+static int keeps_lead(Move m, int rev, const Opps *o)
 {
-    return move_is_eight(m) || !beatable(m, rev, opp, nopp);
+    return move_is_eight(m) || !beatable(m, rev, o->opp, o->nopp, o->maxc);
 }
 
 /* Leading with hand h in order rev: is there a chain of kept leads ending in the last meld? */
-static int chain(Cards h, int rev, const Cards *opp, int nopp, int depth, int *budget, Move *first)
+static int chain(Cards h, int rev, const Opps *o, int depth, int *budget, Move *first)
 {
     if (!h)
         return 1;
@@ -43,7 +54,7 @@ static int chain(Cards h, int rev, const Cards *opp, int nopp, int depth, int *b
         }
     for (int i = 0; i < n; i++) {
         int r2 = rev ^ move_is_revolution(mv[i]);
-        if (keeps_lead(mv[i], r2, opp, nopp) && chain(h & ~move_cards(mv[i]), r2, opp, nopp, depth + 1, budget, NULL)) {
+        if (keeps_lead(mv[i], r2, o) && chain(h & ~move_cards(mv[i]), r2, o, depth + 1, budget, NULL)) {
             if (first)
                 *first = mv[i];
             return 1;
@@ -52,11 +63,16 @@ static int chain(Cards h, int rev, const Cards *opp, int nopp, int depth, int *b
     return 0;
 }
 
-static int sure_win(Cards hand, Move table, int rev, int lock, const Cards *opp, int nopp, Move *first)
+static int nocount = -1;
+static int sure_win(Cards hand, Move table, int rev, int lock, const Opps *o0, Move *first)
 {
+    if (nocount < 0) nocount = getenv("DHM_NOCOUNT") != NULL;
+    Opps oo = *o0;
+    if (nocount) oo.maxc = oo.maxc1 = 99;
+    const Opps *o = &oo;
     int budget = 64;
     if (table.type == MOVE_PASS)
-        return chain(hand, rev, opp, nopp, 0, &budget, first);
+        return chain(hand, rev, o, 0, &budget, first);
     Move mv[MOVEGEN_MAX];
     int n = movegen_follow(hand, table, rev, lock, mv);
     for (int i = 1; i < n; i++) { /* mv[0] is the pass */
@@ -64,7 +80,7 @@ static int sure_win(Cards hand, Move table, int rev, int lock, const Cards *opp,
         int r2 = rev ^ move_is_revolution(mv[i]);
         /* the spade 3 on a lone joker clears the table, as an 8 does */
         int cut = move_is_eight(mv[i]) || table.type == MOVE_JOKER;
-        if (!rest || ((cut || !beatable(mv[i], r2, opp, nopp)) && chain(rest, r2, opp, nopp, 1, &budget, NULL))) {
+        if (!rest || ((cut || !beatable(mv[i], r2, o->opp1, o->nopp1, o->maxc1)) && chain(rest, r2, o, 1, &budget, NULL))) {
             if (first)
                 *first = mv[i];
             return 1;
@@ -73,28 +89,57 @@ static int sure_win(Cards hand, Move table, int rev, int lock, const Cards *opp,
     return 0;
 }
 
-int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, Move *first)
+int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, int maxc_awake, int maxc, Move *first)
 {
-    return sure_win(hand, table, rev, lock, &others, 1, first);
+    const Opps o = {&others, &others, 1, 1, maxc, maxc_awake};
+    return sure_win(hand, table, rev, lock, &o, first);
+}
+
+int endgame_sure_win_view(const InfoSet *v, Move *first)
+{
+    int maxc = 0, maxc1 = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != v->me && !((v->out >> p) & 1)) {
+            maxc = v->ncards[p] > maxc ? v->ncards[p] : maxc;
+            if (!((v->passed >> p) & 1))
+                maxc1 = v->ncards[p] > maxc1 ? v->ncards[p] : maxc1;
+        }
+    return endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, maxc1, maxc, first);
+}
+
+/* The opponents of g->turn as Opps: their hands apart (opp[], opp1[]) and pooled (*pool). */
+static void opps_of(const GameState *g, Cards opp[NPLAYERS], Cards opp1[NPLAYERS], Cards *pool, Opps *o)
+{
+    *o = (Opps){opp, opp1, 0, 0, 0, 0};
+    *pool = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        if (p == g->turn || !g->hand[p])
+            continue;
+        const int c = cards_count(g->hand[p]);
+        *pool |= g->hand[p];
+        opp[o->nopp++] = g->hand[p];
+        o->maxc = c > o->maxc ? c : o->maxc;
+        if (!((g->passed >> p) & 1)) {
+            opp1[o->nopp1++] = g->hand[p];
+            o->maxc1 = c > o->maxc1 ? c : o->maxc1;
+        }
+    }
 }
 
 int endgame_sure_win_hands(const GameState *g, Move *first)
 {
-    Cards opp[NPLAYERS];
-    int n = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (p != g->turn && g->hand[p])
-            opp[n++] = g->hand[p];
-    return sure_win(g->hand[g->turn], g->table, g->rev, g->lock, opp, n, first);
+    Cards opp[NPLAYERS], opp1[NPLAYERS], pool;
+    Opps o;
+    opps_of(g, opp, opp1, &pool, &o);
+    return sure_win(g->hand[g->turn], g->table, g->rev, g->lock, &o, first);
 }
 
 int endgame_sure_win_state(const GameState *g, Move *first)
 {
-    Cards others = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (p != g->turn)
-            others |= g->hand[p];
-    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, others, first);
+    Cards opp[NPLAYERS], opp1[NPLAYERS], pool;
+    Opps o;
+    opps_of(g, opp, opp1, &pool, &o);
+    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, o.maxc1, o.maxc, first);
 }
 
 /* ---------------------------------------------------------------- two players */

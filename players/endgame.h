@@ -21,8 +21,14 @@
 #include "core/state.h"
 
 /* Whether the mover (hand, facing table in order rev under lock) is certain to go out next
- * when the others hold some of `others`. *first (may be NULL) gets the move to start with. */
-int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, Move *first);
+ * when the others hold some of `others`, none more than maxc cards, and those who may still
+ * answer the table (they have not passed since the last clear) none more than maxc_awake: a
+ * meld of more cards than anyone who may answer it holds is unanswerable. *first (may be
+ * NULL) gets the move to start with. */
+int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, int maxc_awake, int maxc, Move *first);
+/* The same from a player's view (its unseen cards, the others' counts, who has passed). */
+struct InfoSet;
+int endgame_sure_win_view(const struct InfoSet *v, Move *first);
 /* The same for g->turn in a game state, the others' cards being every hand but its own. */
 int endgame_sure_win_state(const GameState *g, Move *first);
 /* The same with every hand known (a sampled world): a meld counts as unbeatable when no single
@@ -51,7 +57,6 @@ int endgame_solve2(const GameState *g, long max_nodes, EndgameTT *tt, Move *best
 /* endgame_solve2 at the real table, from the mover's view (game/player.h): when two players
  * remain, the last opponent holds every card the mover cannot see, the only world there is.
  * -1 when two players do not remain (or the cards do not add up). */
-struct InfoSet;
 int endgame_solve_view(const struct InfoSet *v, long max_nodes, EndgameTT *tt, Move *best);
 
 /* Forgets every entry (cheaply: by generation). */

@@ -513,19 +513,6 @@ static void flat(EstSampler *s)
 }
 
 /* The point estimate (point=1; see estimate.h). */
-typedef struct Pair {
-    double p;
-    int holder, bit;
-} Pair;
-
-static int pair_desc(const void *a, const void *b)
-{
-    const Pair *x = a, *y = b;
-    if (x->p != y->p)
-        return x->p < y->p ? 1 : -1;
-    return x->bit != y->bit ? x->bit - y->bit : x->holder - y->holder; /* a total order: deterministic */
-}
-
 static double expected_right(const double (*chance)[64], const EstKnown *k, const Cards hand[NPLAYERS])
 {
     double e = 0;
@@ -536,54 +523,80 @@ static double expected_right(const double (*chance)[64], const EstKnown *k, cons
     return e;
 }
 
-/* The world built by giving the likeliest (card, holder) pairs first (hand[k->me] untouched);
- * with specials_first, the joker and the spade 2 go first, each to its likeliest allowed holder
- * with room, so that no other card takes the room they need. */
-static void greedy_world(const double (*chance)[64], const EstKnown *k, int specials_first, Cards built[NPLAYERS])
+/* The world with the highest expected number of cards placed right under chance[p][c]: an
+ * assignment of the cards to deal to the opponents' free places (each opponent k->room[p] of
+ * them), solved exactly (the Hungarian method over cards x places, at most 53 x 53). A pair
+ * the constraints forbid costs more than any allowed one, so it is used only where nothing
+ * else fits (as the dealing does). Returns 0, or -1 when the rooms do not add up to the cards. */
+int est_assign_world(const double (*chance)[64], const EstKnown *k, Cards built[NPLAYERS])
 {
-    Pair pairs[NPLAYERS * 64];
-    int np = 0;
+    enum { N = 54 };
+    int card[N], slot[N], n = 0, m = 0;
+    for (Cards x = k->deal; x; x &= x - 1) {
+        if (n == N - 1)
+            return -1;
+        card[++n] = cards_lowest_bit(x); /* 1-based, as the method's arrays */
+    }
+    for (int p = 0; p < NPLAYERS; p++)
+        for (int r = 0; p != k->me && r < k->room[p]; r++) {
+            if (m == N - 1)
+                return -1;
+            slot[++m] = p;
+        }
+    if (m != n)
+        return -1;
+    static const double FORBIDDEN = 1e3;
+    double u[N] = {0}, w[N] = {0}, minv[N];
+    int match[N] = {0}, way[N], used[N];
+    for (int i = 1; i <= n; i++) { /* e-maxx's O(n^3) Hungarian, minimising -chance */
+        match[0] = i;
+        int j0 = 0;
+        for (int j = 0; j <= n; j++) {
+            minv[j] = INFINITY;
+            used[j] = 0;
+        }
+        do {
+            used[j0] = 1;
+            const int i0 = match[j0], c = card[i0];
+            double delta = INFINITY;
+            int j1 = 0;
+            for (int j = 1; j <= n; j++) {
+                if (used[j])
+                    continue;
+                const int p = slot[j];
+                const double cost = ((k->forbid[p] >> c) & 1) ? FORBIDDEN : -chance[p][c];
+                const double cur = cost - u[i0] - w[j];
+                if (cur < minv[j]) {
+                    minv[j] = cur;
+                    way[j] = j0;
+                }
+                if (minv[j] < delta) {
+                    delta = minv[j];
+                    j1 = j;
+                }
+            }
+            for (int j = 0; j <= n; j++) {
+                if (used[j]) {
+                    u[match[j]] += delta;
+                    w[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+        } while (match[j0] != 0);
+        do {
+            const int j1 = way[j0];
+            match[j0] = match[j1];
+            j0 = j1;
+        } while (j0);
+    }
     for (int p = 0; p < NPLAYERS; p++)
         if (p != k->me)
-            for (Cards x = k->deal & ~k->forbid[p]; x; x &= x - 1)
-                pairs[np++] = (Pair){chance[p][cards_lowest_bit(x)], p, cards_lowest_bit(x)};
-    qsort(pairs, (size_t)np, sizeof *pairs, pair_desc);
-    Cards given = 0;
-    int room[NPLAYERS];
-    for (int p = 0; p < NPLAYERS; p++) {
-        if (p != k->me)
             built[p] = k->fixed[p];
-        room[p] = p == k->me ? 0 : k->room[p];
-    }
-    static const int SPECIAL[2] = {JOKER_BIT, S2_BIT};
-    for (int i = 0; i < 2 && specials_first; i++) {
-        const int b = SPECIAL[i];
-        int best = -1;
-        for (int p = 0; p < NPLAYERS; p++)
-            if (((k->deal >> b) & 1) && room[p] > 0 && !((k->forbid[p] >> b) & 1) &&
-                (best < 0 || chance[p][b] > chance[best][b]))
-                best = p;
-        if (best >= 0) {
-            built[best] |= 1ULL << b;
-            given |= 1ULL << b;
-            room[best]--;
-        }
-    }
-    for (int i = 0; i < np; i++) {
-        const Pair *x = &pairs[i];
-        if (room[x->holder] > 0 && !((given >> x->bit) & 1)) {
-            built[x->holder] |= 1ULL << x->bit;
-            given |= 1ULL << x->bit;
-            room[x->holder]--;
-        }
-    }
-    for (Cards x = k->deal & ~given; x; x &= x - 1) /* left over (forbidden everywhere with room): any room */
-        for (int p = 0; p < NPLAYERS; p++)
-            if (room[p] > 0) {
-                built[p] |= 1ULL << cards_lowest_bit(x);
-                room[p]--;
-                break;
-            }
+    for (int j = 1; j <= n; j++)
+        built[slot[j]] |= 1ULL << card[match[j]];
+    return 0;
 }
 
 void est_point(EstSampler *s, const EstKnown *k)
@@ -607,8 +620,8 @@ void est_point(EstSampler *s, const EstKnown *k)
     }
     Cards built[NPLAYERS];
     built[k->me] = s->pool[best][k->me];
-    greedy_world((const double (*)[64])chance, k, 0, built);
-    if (est_world_ok(k, built) && expected_right((const double (*)[64])chance, k, built) >= best_e)
+    if (est_assign_world((const double (*)[64])chance, k, built) == 0 && est_world_ok(k, built) &&
+        expected_right((const double (*)[64])chance, k, built) >= best_e)
         memcpy(s->pool[0], built, sizeof built);
     else
         memmove(s->pool[0], s->pool[best], sizeof s->pool[0]);
@@ -722,7 +735,8 @@ static void prepare_net(EstSampler *s, const EstNet *net, const EstSeq *seq, dou
         for (int c = 0; c < 64; c++)
             chance[p][c] = s->prob[c][p];
     s->pool[0][k->me] = v->hand;
-    greedy_world((const double (*)[64])chance, k, 1, s->pool[0]);
+    if (est_assign_world((const double (*)[64])chance, k, s->pool[0]) != 0)
+        return; /* no world fits the counts: draws instead */
     s->npool = 1;
     s->cum[0] = 1;
 }
@@ -731,6 +745,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
 {
     s->npool = 0;
     s->percard = 0;
+    s->nprop = 0;
     if (s->kind == EST_NET && (o->net || o->seq)) {
         s->percard = 1;
         prepare_net(s, o->net, o->seq, o->temp, o->point, v, k);
@@ -758,6 +773,9 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         s->beta = o->beta;
         s->exch = o->exch;
         s->uprop = o->uprop;
+        s->nprop = o->net != NULL;
+        if (o->net)
+            prepare_net(s, o->net, NULL, 1, 0, v, k);
         s->v = v;
         s->pw = o->pw;
         s->rw = o->rw;
@@ -1018,14 +1036,15 @@ static void sample_bounded(const EstSampler *base, const EstKnown *k, const Info
     est_sample(base, &k2, rng, hand);
 }
 
-/* est-fresh=M: M proposals from the weight table (est-proposal=uniform: uniform worlds), one
+/* est-fresh=M: M proposals from the weight table (est-proposal=uniform: uniform worlds; net: the learned estimator), one
  * picked in proportion to exp(beta ll). */
 static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards hand[NPLAYERS])
 {
     Cards prop[EST_MAX_FRESH][NPLAYERS];
     double ll[EST_MAX_FRESH], mx = -INFINITY;
     EstSampler base = *s;
-    base.kind = s->uprop ? EST_UNIFORM : EST_WEIGHTS;
+    base.kind = s->uprop ? EST_UNIFORM : s->nprop ? EST_NET : EST_WEIGHTS;
+    base.percard = s->nprop;
     base.order = ORDER_RANDOM;
     base.fresh = 0;
     const int bounded = s->uprop && s->exch && s->v->cls[k->me] >= 0;
@@ -1348,7 +1367,7 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
     else if (o->kind == EST_POLICY)
         if (o->fresh > 0)
             snprintf(buf, size, "policy fresh=%d beta=%g%s%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
-                     o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
+                     o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
         else
             snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
                      o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch));

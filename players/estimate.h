@@ -37,8 +37,8 @@
  *             probability of each opponent holding it (allowed holders only); dealt card by card
  *             in random order (the joker and the spade 2 first), each card to an opponent with
  *             room in proportion to p(card, opponent) / room at the start x room now. With
- *             est-point=1 every world is the point estimate: the likeliest (card, holder) pairs
- *             first. est-model=FILE: a model of one's own (tools/train_estnet.sh). With
+ *             est-point=1 every world is the point estimate: the world placing the most cards
+ *             right in expectation (est_assign_world). est-model=FILE: a model of one's own (tools/train_estnet.sh). With
  *             est-seq=1 the sequence model instead (players/estseq.h: the feature model plus
  *             a GRU over the game's history; est-model=FILE then names one of
  *             tools/train_estseq.sh's files); the GRU state is kept per viewer between
@@ -86,6 +86,11 @@ typedef struct EstKnown {
 int est_known(const InfoSet *v, const int count[NPLAYERS], EstKnown *k);
 /* Whether a world meets every constraint of k (tests). */
 int est_world_ok(const EstKnown *k, const Cards hand[NPLAYERS]);
+/* The world that places the most cards right in expectation under chance[p][c] (the chance
+ * that opponent p holds card bit c), every constraint of k met where a world can meet them
+ * (hand[k->me] untouched): the exact assignment. Returns 0, or -1 when k's rooms do not add
+ * up to its cards to deal. */
+int est_assign_world(const double (*chance)[64], const EstKnown *k, Cards hand[NPLAYERS]);
 
 /* ---- the weight table ---- */
 
@@ -151,6 +156,7 @@ typedef struct EstSampler {
     double beta;                    /* ... each weighted by exp(beta x its log-likelihood) */
     int exch;                       /* ... and by how likely the exchange made it (est_exchange_loglik's mode; 0 off) */
     int uprop;                      /* ... the proposals uniform worlds, not the weight table's */
+    int nprop;                      /* ... the proposals dealt by the learned estimator (its chances in wc) */
     const InfoSet *v;               /* ... whose plays are scored (set by est_prepare; must outlive the draws) */
     const PolicyWeights *pw;
     const struct RichWeights *rw;
@@ -176,9 +182,8 @@ double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const Po
 double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mode);
 /* The point estimate (point=1): from the prepared, weighted candidates, each dealt card's
  * chance of being in each opponent's hand; then the world with the highest expected accuracy
- * under those chances (the sum over the dealt cards of the chance of the holder it names): the
- * world built by giving the likeliest (card, holder) pairs first, or the best candidate when
- * that is better or the built world breaks a constraint. Leaves it as the only candidate, so
+ * under those chances (the sum over the dealt cards of the chance of the holder it names),
+ * found exactly by est_assign_world (the best candidate should that fail). Leaves it as the only candidate, so
  * every world drawn afterwards is this one (exported for tests). */
 void est_point(EstSampler *s, const EstKnown *k);
 /* Deals one world: hand[me] = my hand (taken from k: the caller sets it), every opponent its

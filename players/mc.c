@@ -17,6 +17,7 @@
  * instead of sims), final=mean|count, reward=linear|top, eps=0.1 (simple playouts' randomness),
  * desa=none|sim|last|both, desa-w=0.1, desa-exch=0, c=0.7 (UCB-root), zeta=0.5, vc=2, b=1
  * (UCB-V), klc=0 (KL-UCB), alpha=0.1 (UCB2); playout=policy|simple, weights=FILE, ptemp=1,
+ * otemp=0 (the other seats' playout temperature; 0: ptemp),
  * prune=0.02, xtop=12, crn=1, surewin=1, endgame=20000, pendgame=200, stop=0 (the last seven:
  * policy defaults; simple: prune=0 xtop=0 crn=0 surewin=0 endgame=0 pendgame=0).
  * xmodel=gift|fast: the model that orders and prunes (xtop) the candidate gifts and gives the
@@ -102,6 +103,7 @@ typedef struct Mc {
     int playout;                  /* PLAYOUT_* */
     double ptemp, prune, stop;    /* policy playout temperature; root pruning; stop rule's cost */
     double psharp;                /* psharp=a: rich playout scores s - a (max - s)^2 */
+    double otemp;                 /* the opponents' playout temperature (0: ptemp) */
     long xtop, crn, surewin, endgame, pendgame;
     int pmates;                   /* PMATES_*: whose certain wins the playouts look for */
     long mate_cards;              /* ... in hands of at most this many cards */
@@ -265,11 +267,11 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
             }
             if (mc->omodel && p != me)
                 oppbias_add(&mc->ob, p, g, mv, n, sc);
-            k = policy_pick_scores(sc, n, mc->ptemp, rng);
+            k = policy_pick_scores(sc, n, p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp, rng);
         } else if (n > 1) {
             policy_ctx_state(&c, g);
             const PolicyWeights *w = mc->model && p != me ? oppmodel_weights(&mc->om, p) : &mc->w;
-            k = policy_pick(w, &c, mv, n, mc->ptemp, rng);
+            k = policy_pick(w, &c, mv, n, p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp, rng);
         }
         if (state_apply(g, mv[k]) & EV_STALEMATE)
             state_finish_stalemate(g, rng);
@@ -508,7 +510,6 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
 }
 
 /* The cards nobody but v->me can see (every other hand, together). */
-static Cards unseen_of(const InfoSet *v) { return CARDS_ALL & ~v->hand & ~v->played; }
 
 /* Candidates in policy order, without those the policy finds far less likely than the best
  * (prune: the least share of the best's probability kept; at least two kept). Returns k. */
@@ -587,7 +588,7 @@ static Move decide_play(Mc *mc, const InfoSet *v)
     if (prepare_worlds(mc, v, c.count)) /* what the server shows cannot be dealt */
         return simple_choose(mc->moves, n, v->rev);
     Move m;
-    if (mc->surewin && endgame_sure_win(v->hand, v->table, v->rev, v->lock, unseen_of(v), &m))
+    if (mc->surewin && endgame_sure_win_view(v, &m))
         return m; /* a chain nobody can break: no need to search */
     if (mc->endgame > 0 && endgame_solve_view(v, mc->endgame, &mc->tt, &m) == 1)
         return m; /* one opponent left: its hand is known */
@@ -1025,6 +1026,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "rprior", 0, 1000, 0, &mc->rprior, err, errsz) ||
         spec_get_double(s, "xprior", 0, 1000, 0, &mc->xprior, err, errsz) ||
         spec_get_double(s, "psharp", 0, 100, 0, &mc->psharp, err, errsz) ||
+        spec_get_double(s, "otemp", 0, 100, 0, &mc->otemp, err, errsz) ||
         spec_get_int(s, "worlds", 0, WORLDS, 0, &mc->nworlds, err, errsz) ||
         spec_get_int(s, "mate-hands", 0, 1, 0, &mc->mate_hands, err, errsz) ||
         spec_get_double(s, "stop", 0, 1000, 0, &mc->stop, err, errsz) ||
@@ -1051,7 +1053,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, omodel, omodel-lr, "
-                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, xprior, worlds, psharp, mate-hands, "
+                          "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, xprior, worlds, psharp, otemp, mate-hands, "
                           "xmodel, gift-weights",
                           err, errsz)) {
         est_options_free(&mc->eo);

@@ -51,7 +51,7 @@ static Move pp_play(Player *self, const InfoSet *v)
     if (n <= 1)
         return n ? p->moves[0] : move_pass();
     Move m;
-    if (p->surewin && endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, &m))
+    if (p->surewin && endgame_sure_win_view(v, &m))
         return m;
     if (p->endgame > 0 && endgame_solve_view(v, p->endgame, &p->tt, &m) == 1)
         return m; /* one opponent left, and a win against every hand it can hold */

@@ -78,6 +78,17 @@ static void random_position(Rng *r, int in_mask, int max, GameState *g)
     position_from_hands(r, hand, in_mask, g);
 }
 
+/* Some players who are neither to move nor own the table have passed since the last clear
+ * (they may not answer it again): the sure-win tests' positions. */
+static void random_passes(Rng *r, GameState *g)
+{
+    if (g->table.type == MOVE_PASS)
+        return;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != g->turn && p != g->owner && g->hand[p] && rng_below(r, 2))
+            g->passed |= (uint8_t)(1 << p);
+}
+
 /* A two-player position rich in groups, where random hands seldom go: each player holds two
  * columns of two to four cards (pairs, triples, quads: revolutions), maybe a single, maybe the
  * joker; the rest as position_from_hands (the table often a group too). */
@@ -392,13 +403,15 @@ static void test_sure_win_is_sound(void **state)
     for (int t = 0; t < 6000; t++) {
         GameState g;
         random_position(&r, 0x7, 4, &g); /* players 0, 1, 2 */
+        random_passes(&r, &g);
         const int me = g.turn;
         Move first;
         if (!endgame_sure_win_state(&g, &first))
             continue;
         claims++;
         assert_true(state_is_legal(&g, first));
-        /* the claim holds for any holder of the others' cards: try several splits */
+        /* the claim holds for any holder of the others' cards (each holding as many as it
+         * does: the counts are public): try several splits */
         Cards others = 0;
         int ops[2], no = 0, sizes[2];
         for (int p = 0; p < 3; p++)
@@ -411,8 +424,7 @@ static void test_sure_win_is_sound(void **state)
             GameState h = g;
             Cards rest = others;
             for (int k = 0; k < 2; k++) {
-                int want = k == 0 ? (split == 0 ? sizes[0] : 1 + (int)rng_below(&r, (uint32_t)cards_count(others) - 1))
-                                  : 99;
+                int want = sizes[k];
                 Cards got = 0;
                 while (want-- > 0 && rest) {
                     int b = rng_pick_bit(&r, rest);
@@ -450,6 +462,7 @@ static void test_sure_win_hands_is_sound(void **state)
     for (int t = 0; t < 6000; t++) {
         GameState g;
         random_position(&r, 0x7, 4, &g); /* players 0, 1, 2 */
+        random_passes(&r, &g);
         const int me = g.turn;
         Move first, f2;
         const int split = endgame_sure_win_hands(&g, &first), pool = endgame_sure_win_state(&g, &f2);
@@ -474,6 +487,65 @@ static void test_sure_win_hands_is_sound(void **state)
     assert_true(claims > pooled + 10); /* wins the pooled test cannot see (measured: 1,662 claims, 1,636 pooled) */
 }
 
+/* Nobody answers a meld of more cards than they hold: a pair led against opponents of one
+ * card each keeps the lead, though the unseen cards hold higher pairs; on the table, only
+ * those who have not passed since the last clear count. */
+static Move pair_of(const char *two)
+{
+    Cards c;
+    assert_int_equal(cards_parse(two, &c), 0);
+    Move mv[MOVEGEN_MAX];
+    const int n = movegen_lead(c, mv);
+    for (int i = 0; i < n; i++)
+        if (move_cards(mv[i]) == c)
+            return mv[i];
+    fail_msg("no pair of %s", two);
+    return move_pass();
+}
+
+static void test_sure_win_reads_the_counts(void **state)
+{
+    (void)state;
+    Cards hand;
+    assert_int_equal(cards_parse("c5 d5 c4", &hand), 0);
+    Cards others = CARDS_ALL & ~hand;
+    Move first;
+    assert_true(endgame_sure_win(hand, move_pass(), 0, 0, others, 1, 1, &first));
+    assert_int_equal(move_cards(first), hand & ~CARDS_COL(2)); /* the pair first, the 4 last... */
+    assert_false(endgame_sure_win(hand, move_pass(), 0, 0, others, 2, 2, NULL)); /* ...not against a pair */
+
+    /* following a pair of 3s with a pair of 9s and a 4: the one who may answer holds 1 card */
+    Cards h0, h1, h2;
+    assert_int_equal(cards_parse("c9 d9 h4", &h0), 0);
+    assert_int_equal(cards_parse("ck dk c2 d2 s7", &h1), 0);
+    assert_int_equal(cards_parse("s5", &h2), 0);
+    const Move threes = pair_of("s3 h3");
+    others = CARDS_ALL & ~h0 & ~move_cards(threes);
+    assert_true(endgame_sure_win(h0, threes, 0, 0, others, 1, 5, &first));
+    assert_int_equal(move_cards(first), h0 & ~CARDS_COL(2));
+    assert_false(endgame_sure_win(h0, threes, 0, 0, others, 5, 5, NULL));
+    /* the same at a table: player 1 (five cards, kings and 2s among them) has passed or not */
+    GameState g;
+    const Cards hands[NPLAYERS] = {h0, h1, h2, 0, 0};
+    const uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    state_init(&g, hands, seat, 0);
+    g.out = 0x18;
+    g.nout = 2;
+    g.order[0] = 3;
+    g.order[1] = 4;
+    g.played = move_cards(threes);
+    g.table = threes;
+    g.owner = 2;
+    g.turn = 0;
+    g.passed = 0x2;
+    assert_true(endgame_sure_win_state(&g, &first));
+    assert_true(endgame_sure_win_hands(&g, NULL));
+    assert_true(me_first(&g, 0, 0)); /* and it is one */
+    g.passed = 0;
+    assert_false(endgame_sure_win_state(&g, NULL));
+    assert_false(me_first(&g, 0, 0)); /* the kings answer: no sure win */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_solver_exact_on_group_positions),
         cmocka_unit_test(test_sure_win_is_sound),
         cmocka_unit_test(test_sure_win_hands_is_sound),
+        cmocka_unit_test(test_sure_win_reads_the_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
