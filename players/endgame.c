@@ -63,13 +63,8 @@ static int chain(Cards h, int rev, const Opps *o, int depth, int *budget, Move *
     return 0;
 }
 
-static int nocount = -1;
-static int sure_win(Cards hand, Move table, int rev, int lock, const Opps *o0, Move *first)
+static int sure_win(Cards hand, Move table, int rev, int lock, const Opps *o, Move *first)
 {
-    if (nocount < 0) nocount = getenv("DHM_NOCOUNT") != NULL;
-    Opps oo = *o0;
-    if (nocount) oo.maxc = oo.maxc1 = 99;
-    const Opps *o = &oo;
     int budget = 64;
     if (table.type == MOVE_PASS)
         return chain(hand, rev, o, 0, &budget, first);
