@@ -102,16 +102,14 @@ int endgame_sure_win_view(const InfoSet *v, Move *first)
     return endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, maxc1, maxc, first);
 }
 
-/* The opponents of g->turn as Opps: their hands apart (opp[], opp1[]) and pooled (*pool). */
-static void opps_of(const GameState *g, Cards opp[NPLAYERS], Cards opp1[NPLAYERS], Cards *pool, Opps *o)
+/* The opponents of g->turn as Opps, their hands apart (opp[], opp1[]). */
+static void opps_of(const GameState *g, Cards opp[NPLAYERS], Cards opp1[NPLAYERS], Opps *o)
 {
     *o = (Opps){opp, opp1, 0, 0, 0, 0};
-    *pool = 0;
     for (int p = 0; p < NPLAYERS; p++) {
         if (p == g->turn || !g->hand[p])
             continue;
         const int c = cards_count(g->hand[p]);
-        *pool |= g->hand[p];
         opp[o->nopp++] = g->hand[p];
         o->maxc = c > o->maxc ? c : o->maxc;
         if (!((g->passed >> p) & 1)) {
@@ -123,18 +121,25 @@ static void opps_of(const GameState *g, Cards opp[NPLAYERS], Cards opp1[NPLAYERS
 
 int endgame_sure_win_hands(const GameState *g, Move *first)
 {
-    Cards opp[NPLAYERS], opp1[NPLAYERS], pool;
+    Cards opp[NPLAYERS], opp1[NPLAYERS];
     Opps o;
-    opps_of(g, opp, opp1, &pool, &o);
+    opps_of(g, opp, opp1, &o);
     return sure_win(g->hand[g->turn], g->table, g->rev, g->lock, &o, first);
 }
 
 int endgame_sure_win_state(const GameState *g, Move *first)
 {
-    Cards opp[NPLAYERS], opp1[NPLAYERS], pool;
-    Opps o;
-    opps_of(g, opp, opp1, &pool, &o);
-    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, o.maxc1, o.maxc, first);
+    Cards pool = 0;
+    int maxc = 0, maxc1 = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != g->turn) {
+            const int c = cards_count(g->hand[p]);
+            pool |= g->hand[p];
+            maxc = c > maxc ? c : maxc;
+            if (!((g->passed >> p) & 1))
+                maxc1 = c > maxc1 ? c : maxc1;
+        }
+    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, maxc1, maxc, first);
 }
 
 /* ---------------------------------------------------------------- two players */
