@@ -147,7 +147,8 @@ static void test_samplers_meet_every_constraint(void **state)
                            "policy:fresh=2:exch=4",
                            "policy:k=4:proposal=uniform",
                            "net:seq=1",
-                           "net:seq=1:point=1"};
+                           "net:seq=1:point=1",
+                           "policy:fresh=3:proposal=net"};
     c.n = (int)(sizeof specs / sizeof specs[0]);
     assert_true(c.n <= (int)(sizeof c.o / sizeof c.o[0]));
     for (int i = 0; i < c.n; i++)

@@ -514,6 +514,39 @@ static void test_bad_specs(void **state)
     assert_non_null(strstr(out, "valid: ucb1"));
 }
 
+/* otemp: the other seats' playout temperature. otemp equal to ptemp plays exactly as without
+ * it; another changes the playouts, and so some of the player's moves (a flatter one: the rich
+ * policy is so sure of its best move that 0.05 changes few playout moves). */
+static int hash_moves(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    (void)sofar;
+    uint64_t *h = ctx;
+    for (int i = 0; i < rec->nplays; i++)
+        *h = (*h ^ (uint64_t)move_cards(rec->plays[i].move) ^ ((uint64_t)rec->plays[i].player << 60)) * 0x100000001b3ULL;
+    return 0;
+}
+
+static void test_otemp(void **state)
+{
+    (void)state;
+    const char *specs[3] = {"search:sims=200", "search:sims=200:otemp=1", "search:sims=200:otemp=3"};
+    uint64_t h[3];
+    for (int i = 0; i < 3; i++) {
+        const char *field[5] = {specs[i], "policy", "policy", "policy", "policy"};
+        Player *pl[5];
+        MatchResult res;
+        h[i] = 0xcbf29ce484222325ULL;
+        test_match_each(field, 6, 3, pl, &res, hash_moves, &h[i]);
+        test_players_free(pl);
+    }
+    assert_true(h[0] == h[1]);
+    assert_true(h[0] != h[2]);
+    Player *p;
+    char err[256];
+    assert_int_equal(player_create("search:otemp=-1", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "otemp=-1"));
+}
+
 /* `search` is mc with the search's defaults: each default applies unless the spec gives the
  * option, the player reports itself as a Monte Carlo player, and its errors name it. */
 static void test_search_defaults(void **state)
@@ -581,7 +614,7 @@ int main(void)
         cmocka_unit_test(test_desa),               cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_impossible_counts),     cmocka_unit_test(test_desa_not_in_exchange),
         cmocka_unit_test(test_information_set_guard), cmocka_unit_test(test_choice_bandit_bookkeeping),
-        cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_mc_beats_simple),
+        cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_otemp),          cmocka_unit_test(test_mc_beats_simple),
         cmocka_unit_test(test_search_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
