@@ -24,17 +24,35 @@ static int beatable(Move m, int rev, const Cards *opp, int n, int maxc)
 }
 
 /* The opponents the mover's melds meet: after a clear every one still in (opp, nopp, holding at
- * most maxc cards each); on the table the mover now faces, only those who have not passed
- * since the last clear (opp1, nopp1, maxc1). */
+ * most maxc cards each, at least minc); on the table the mover now faces, only those who have
+ * not passed since the last clear (opp1, nopp1, maxc1). */
 typedef struct Opps {
     const Cards *opp, *opp1;
-    int nopp, nopp1, maxc, maxc1;
+    int nopp, nopp1, maxc, maxc1, minc;
 } Opps;
 
 /* A meld after which the mover leads again whatever the others do. */
 static int keeps_lead(Move m, int rev, const Opps *o)
 {
     return move_is_eight(m) || !beatable(m, rev, o->opp, o->nopp, o->maxc);
+}
+
+/* A single led from h that only the joker answers, while h keeps the spade 3 for the joker (the
+ * spade 3 on a lone joker clears the table) and nobody can go out with the joker alone: either
+ * way the mover leads again, with or without its spade 3 (KleinBlauw's mate test reads this
+ * pattern too). */
+static int s3_returns(Move m, Cards h, int rev, const Opps *o)
+{
+    if (m.type != MOVE_SINGLE || !(h & CARDS_S3) || move_cards(m) == CARDS_S3 || o->minc < 2)
+        return 0;
+    Move tmp[MOVEGEN_MAX];
+    int joker = 0;
+    for (int i = 0; i < o->nopp; i++) {
+        joker |= (o->opp[i] & CARDS_JOKER) != 0;
+        if (movegen_follow(o->opp[i] & ~CARDS_JOKER, m, rev, 0, tmp) > 1)
+            return 0;
+    }
+    return joker;
 }
 
 /* Leading with hand h in order rev: is there a chain of kept leads ending in the last meld? */
@@ -54,7 +72,10 @@ static int chain(Cards h, int rev, const Opps *o, int depth, int *budget, Move *
         }
     for (int i = 0; i < n; i++) {
         int r2 = rev ^ move_is_revolution(mv[i]);
-        if (keeps_lead(mv[i], r2, o) && chain(h & ~move_cards(mv[i]), r2, o, depth + 1, budget, NULL)) {
+        const Cards rest = h & ~move_cards(mv[i]);
+        if (keeps_lead(mv[i], r2, o) ? chain(rest, r2, o, depth + 1, budget, NULL)
+                                     : s3_returns(mv[i], h, r2, o) && chain(rest, r2, o, depth + 1, budget, NULL) &&
+                                           chain(rest & ~CARDS_S3, r2, o, depth + 1, budget, NULL)) {
             if (first)
                 *first = mv[i];
             return 1;
@@ -84,34 +105,38 @@ static int sure_win(Cards hand, Move table, int rev, int lock, const Opps *o, Mo
     return 0;
 }
 
-int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, int maxc_awake, int maxc, Move *first)
+int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, int maxc_awake, int maxc, int minc,
+                     Move *first)
 {
-    const Opps o = {&others, &others, 1, 1, maxc, maxc_awake};
+    const Opps o = {&others, &others, 1, 1, maxc, maxc_awake, minc};
     return sure_win(hand, table, rev, lock, &o, first);
 }
 
 int endgame_sure_win_view(const InfoSet *v, Move *first)
 {
-    int maxc = 0, maxc1 = 0;
+    int maxc = 0, maxc1 = 0, minc = 99;
     for (int p = 0; p < NPLAYERS; p++)
         if (p != v->me && !((v->out >> p) & 1)) {
             maxc = v->ncards[p] > maxc ? v->ncards[p] : maxc;
+            minc = v->ncards[p] < minc ? v->ncards[p] : minc;
             if (!((v->passed >> p) & 1))
                 maxc1 = v->ncards[p] > maxc1 ? v->ncards[p] : maxc1;
         }
-    return endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, maxc1, maxc, first);
+    return endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, maxc1, maxc, minc,
+                            first);
 }
 
 /* The opponents of g->turn as Opps, their hands apart (opp[], opp1[]). */
 static void opps_of(const GameState *g, Cards opp[NPLAYERS], Cards opp1[NPLAYERS], Opps *o)
 {
-    *o = (Opps){opp, opp1, 0, 0, 0, 0};
+    *o = (Opps){opp, opp1, 0, 0, 0, 0, 99};
     for (int p = 0; p < NPLAYERS; p++) {
         if (p == g->turn || !g->hand[p])
             continue;
         const int c = cards_count(g->hand[p]);
         opp[o->nopp++] = g->hand[p];
         o->maxc = c > o->maxc ? c : o->maxc;
+        o->minc = c < o->minc ? c : o->minc;
         if (!((g->passed >> p) & 1)) {
             opp1[o->nopp1++] = g->hand[p];
             o->maxc1 = c > o->maxc1 ? c : o->maxc1;
@@ -130,16 +155,17 @@ int endgame_sure_win_hands(const GameState *g, Move *first)
 int endgame_sure_win_state(const GameState *g, Move *first)
 {
     Cards pool = 0;
-    int maxc = 0, maxc1 = 0;
+    int maxc = 0, maxc1 = 0, minc = 99;
     for (int p = 0; p < NPLAYERS; p++)
-        if (p != g->turn) {
+        if (p != g->turn && g->hand[p]) {
             const int c = cards_count(g->hand[p]);
             pool |= g->hand[p];
             maxc = c > maxc ? c : maxc;
+            minc = c < minc ? c : minc;
             if (!((g->passed >> p) & 1))
                 maxc1 = c > maxc1 ? c : maxc1;
         }
-    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, maxc1, maxc, first);
+    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, maxc1, maxc, minc, first);
 }
 
 /* ---------------------------------------------------------------- two players */

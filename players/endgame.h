@@ -21,11 +21,14 @@
 #include "core/state.h"
 
 /* Whether the mover (hand, facing table in order rev under lock) is certain to go out next
- * when the others hold some of `others`, none more than maxc cards, and those who may still
- * answer the table (they have not passed since the last clear) none more than maxc_awake: a
- * meld of more cards than anyone who may answer it holds is unanswerable. *first (may be
- * NULL) gets the move to start with. */
-int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, int maxc_awake, int maxc, Move *first);
+ * when the others hold some of `others`, none more than maxc cards nor fewer than minc, and
+ * those who may still answer the table (they have not passed since the last clear) none more
+ * than maxc_awake: a meld of more cards than anyone who may answer it holds is unanswerable,
+ * and a single that only the joker answers is as good while the mover keeps the spade 3 and
+ * nobody can go out with the joker alone (minc >= 2). *first (may be NULL) gets the move to
+ * start with. */
+int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, int maxc_awake, int maxc, int minc,
+                     Move *first);
 /* The same from a player's view (its unseen cards, the others' counts, who has passed). */
 struct InfoSet;
 int endgame_sure_win_view(const struct InfoSet *v, Move *first);

@@ -510,9 +510,9 @@ static void test_sure_win_reads_the_counts(void **state)
     assert_int_equal(cards_parse("c5 d5 c4", &hand), 0);
     Cards others = CARDS_ALL & ~hand;
     Move first;
-    assert_true(endgame_sure_win(hand, move_pass(), 0, 0, others, 1, 1, &first));
+    assert_true(endgame_sure_win(hand, move_pass(), 0, 0, others, 1, 1, 1, &first));
     assert_int_equal(move_cards(first), hand & ~CARDS_COL(2)); /* the pair first, the 4 last... */
-    assert_false(endgame_sure_win(hand, move_pass(), 0, 0, others, 2, 2, NULL)); /* ...not against a pair */
+    assert_false(endgame_sure_win(hand, move_pass(), 0, 0, others, 2, 2, 1, NULL)); /* ...not against a pair */
 
     /* following a pair of 3s with a pair of 9s and a 4: the one who may answer holds 1 card */
     Cards h0, h1, h2;
@@ -521,9 +521,9 @@ static void test_sure_win_reads_the_counts(void **state)
     assert_int_equal(cards_parse("s5", &h2), 0);
     const Move threes = pair_of("s3 h3");
     others = CARDS_ALL & ~h0 & ~move_cards(threes);
-    assert_true(endgame_sure_win(h0, threes, 0, 0, others, 1, 5, &first));
+    assert_true(endgame_sure_win(h0, threes, 0, 0, others, 1, 5, 1, &first));
     assert_int_equal(move_cards(first), h0 & ~CARDS_COL(2));
-    assert_false(endgame_sure_win(h0, threes, 0, 0, others, 5, 5, NULL));
+    assert_false(endgame_sure_win(h0, threes, 0, 0, others, 5, 5, 1, NULL));
     /* the same at a table: player 1 (five cards, kings and 2s among them) has passed or not */
     GameState g;
     const Cards hands[NPLAYERS] = {h0, h1, h2, 0, 0};
@@ -546,6 +546,99 @@ static void test_sure_win_reads_the_counts(void **state)
     assert_false(me_first(&g, 0, 0)); /* the kings answer: no sure win */
 }
 
+/* A single that only the joker answers, led while keeping the spade 3: whether the joker comes
+ * (the spade 3 clears it) or not, the mover leads again; unless the joker's holder goes out with
+ * it (one card). Checked by exhaustive play at a table too. */
+static void test_sure_win_spade_three_return(void **state)
+{
+    (void)state;
+    Cards hand;
+    assert_int_equal(cards_parse("h2 s3", &hand), 0);
+    const Cards others = CARDS_ALL & ~hand;
+    Move first;
+    assert_true(endgame_sure_win(hand, move_pass(), 0, 0, others, 5, 5, 2, &first));
+    assert_true(move_cards(first) == (hand & ~CARDS_S3)); /* the 2 first */
+    assert_false(endgame_sure_win(hand, move_pass(), 0, 0, others, 5, 5, 1, NULL));
+    assert_true(endgame_sure_win(hand, move_pass(), 0, 0, others & ~CARDS_JOKER, 5, 5, 1, NULL)); /* no joker: no answer */
+    Cards h1, h2;
+    assert_int_equal(cards_parse("jo c5", &h1), 0);
+    assert_int_equal(cards_parse("d2 c6 c7", &h2), 0);
+    GameState g;
+    Cards hands[NPLAYERS] = {hand, h1, h2, 0, 0};
+    const uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    state_init(&g, hands, seat, 0);
+    g.out = 0x18;
+    g.nout = 2;
+    g.order[0] = 3;
+    g.order[1] = 4;
+    g.turn = 0;
+    assert_true(endgame_sure_win_state(&g, NULL));
+    assert_true(me_first(&g, 0, 0));
+    hands[1] = CARDS_JOKER; /* the joker alone: its holder goes out on the 2 */
+    state_init(&g, hands, seat, 0);
+    g.out = 0x18;
+    g.nout = 2;
+    g.order[0] = 3;
+    g.order[1] = 4;
+    g.turn = 0;
+    assert_false(endgame_sure_win_state(&g, NULL));
+    assert_false(me_first(&g, 0, 0));
+}
+
+/* The same soundness where the spade-3 pattern lives: three players, the mover holding the
+ * spade 3 and a few more cards, an opponent the joker; every claim is played out exhaustively
+ * with the other two against it. */
+static void test_sure_win_spade_three_is_sound(void **state)
+{
+    (void)state;
+    Rng r = rng_seed(31);
+    long claims = 0;
+    for (int t = 0; t < 4000; t++) {
+        int bits[51], n = 0;
+        for (int b = 4; b < 56; b++)
+            if ((1ULL << b) != CARDS_S3)
+                bits[n++] = b;
+        shuffle(&r, bits, n);
+        Cards hand[NPLAYERS] = {CARDS_S3, CARDS_JOKER, 0, 0, 0};
+        int k = 0;
+        for (int c = 1 + (int)rng_below(&r, 3); c > 0; c--)
+            hand[0] |= 1ULL << bits[k++];
+        for (int c = (int)rng_below(&r, 3); c > 0; c--)
+            hand[1] |= 1ULL << bits[k++];
+        for (int c = 1 + (int)rng_below(&r, 3); c > 0; c--)
+            hand[2] |= 1ULL << bits[k++];
+        if (rng_below(&r, 2)) { /* the joker with the other opponent */
+            hand[1] &= ~CARDS_JOKER;
+            hand[2] |= CARDS_JOKER;
+            if (!hand[1])
+                hand[1] = 1ULL << bits[k++];
+        }
+        const uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+        GameState g;
+        state_init(&g, hand, seat, 0);
+        g.out = 0x18;
+        g.nout = 2;
+        g.order[0] = 3;
+        g.order[1] = 4;
+        g.turn = 0;
+        g.rev = rng_below(&r, 4) == 0;
+        Move first;
+        if (!endgame_sure_win_state(&g, &first))
+            continue;
+        claims++;
+        if (!me_first(&g, 0, 0)) {
+            char a[128];
+            cards_format(g.hand[0], a, sizeof a);
+            fail_msg("sure win claimed for { %s } but the others beat it", a);
+        }
+        GameState after = g;
+        state_apply(&after, first);
+        if (after.hand[0])
+            assert_true(me_first(&after, 0, 0));
+    }
+    assert_true(claims > 200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +649,8 @@ int main(void)
         cmocka_unit_test(test_sure_win_is_sound),
         cmocka_unit_test(test_sure_win_hands_is_sound),
         cmocka_unit_test(test_sure_win_reads_the_counts),
+        cmocka_unit_test(test_sure_win_spade_three_return),
+        cmocka_unit_test(test_sure_win_spade_three_is_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
