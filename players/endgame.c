@@ -31,6 +31,15 @@ typedef struct Opps {
     int nopp, nopp1, maxc, maxc1, minc;
 } Opps;
 
+/* An opponent of c cards in o's counts (awake: it has not passed since the last clear). */
+static void opps_count(Opps *o, int c, int awake)
+{
+    o->maxc = c > o->maxc ? c : o->maxc;
+    o->minc = c < o->minc ? c : o->minc;
+    if (awake)
+        o->maxc1 = c > o->maxc1 ? c : o->maxc1;
+}
+
 /* A meld after which the mover leads again whatever the others do. */
 static int keeps_lead(Move m, int rev, const Opps *o)
 {
@@ -114,16 +123,12 @@ int endgame_sure_win(Cards hand, Move table, int rev, int lock, Cards others, in
 
 int endgame_sure_win_view(const InfoSet *v, Move *first)
 {
-    int maxc = 0, maxc1 = 0, minc = 99;
+    Opps o = {NULL, NULL, 0, 0, 0, 0, 99};
     for (int p = 0; p < NPLAYERS; p++)
-        if (p != v->me && !((v->out >> p) & 1)) {
-            maxc = v->ncards[p] > maxc ? v->ncards[p] : maxc;
-            minc = v->ncards[p] < minc ? v->ncards[p] : minc;
-            if (!((v->passed >> p) & 1))
-                maxc1 = v->ncards[p] > maxc1 ? v->ncards[p] : maxc1;
-        }
-    return endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, maxc1, maxc, minc,
-                            first);
+        if (p != v->me && !((v->out >> p) & 1))
+            opps_count(&o, v->ncards[p], !((v->passed >> p) & 1));
+    return endgame_sure_win(v->hand, v->table, v->rev, v->lock, CARDS_ALL & ~v->hand & ~v->played, o.maxc1, o.maxc,
+                            o.minc, first);
 }
 
 /* The opponents of g->turn as Opps, their hands apart (opp[], opp1[]). */
@@ -133,14 +138,11 @@ static void opps_of(const GameState *g, Cards opp[NPLAYERS], Cards opp1[NPLAYERS
     for (int p = 0; p < NPLAYERS; p++) {
         if (p == g->turn || !g->hand[p])
             continue;
-        const int c = cards_count(g->hand[p]);
+        const int awake = !((g->passed >> p) & 1);
         opp[o->nopp++] = g->hand[p];
-        o->maxc = c > o->maxc ? c : o->maxc;
-        o->minc = c < o->minc ? c : o->minc;
-        if (!((g->passed >> p) & 1)) {
+        if (awake)
             opp1[o->nopp1++] = g->hand[p];
-            o->maxc1 = c > o->maxc1 ? c : o->maxc1;
-        }
+        opps_count(o, cards_count(g->hand[p]), awake);
     }
 }
 
@@ -155,17 +157,13 @@ int endgame_sure_win_hands(const GameState *g, Move *first)
 int endgame_sure_win_state(const GameState *g, Move *first)
 {
     Cards pool = 0;
-    int maxc = 0, maxc1 = 0, minc = 99;
+    Opps o = {NULL, NULL, 0, 0, 0, 0, 99};
     for (int p = 0; p < NPLAYERS; p++)
         if (p != g->turn && g->hand[p]) {
-            const int c = cards_count(g->hand[p]);
             pool |= g->hand[p];
-            maxc = c > maxc ? c : maxc;
-            minc = c < minc ? c : minc;
-            if (!((g->passed >> p) & 1))
-                maxc1 = c > maxc1 ? c : maxc1;
+            opps_count(&o, cards_count(g->hand[p]), !((g->passed >> p) & 1));
         }
-    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, maxc1, maxc, minc, first);
+    return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, o.maxc1, o.maxc, o.minc, first);
 }
 
 /* ---------------------------------------------------------------- two players */

@@ -38,7 +38,8 @@
  *             in random order (the joker and the spade 2 first), each card to an opponent with
  *             room in proportion to p(card, opponent) / room at the start x room now. With
  *             est-point=1 every world is the point estimate: the world placing the most cards
- *             right in expectation (est_assign_world). est-model=FILE: a model of one's own (tools/train_estnet.sh). With
+ *             right in expectation (est_assign_world). est-model=FILE: a model of one's own
+ *             (tools/train_estnet.sh). With
  *             est-seq=1 the sequence model instead (players/estseq.h: the feature model plus
  *             a GRU over the game's history; est-model=FILE then names one of
  *             tools/train_estseq.sh's files); the GRU state is kept per viewer between
@@ -183,8 +184,8 @@ double est_exchange_loglik(const InfoSet *v, const Cards hand[NPLAYERS], int mod
 /* The point estimate (point=1): from the prepared, weighted candidates, each dealt card's
  * chance of being in each opponent's hand; then the world with the highest expected accuracy
  * under those chances (the sum over the dealt cards of the chance of the holder it names),
- * found exactly by est_assign_world (the best candidate should that fail). Leaves it as the only candidate, so
- * every world drawn afterwards is this one (exported for tests). */
+ * found exactly by est_assign_world (the best candidate should that fail). Leaves it as the
+ * only candidate, so every world drawn afterwards is this one (exported for tests). */
 void est_point(EstSampler *s, const EstKnown *k);
 /* Deals one world: hand[me] = my hand (taken from k: the caller sets it), every opponent its
  * fixed cards plus dealt ones. hand[k->me] is left as the caller put it. */

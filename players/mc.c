@@ -251,6 +251,7 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
             }
         }
         int n = state_moves(g, mv), k = 0;
+        const double temp = p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp;
         if (legal)
             *legal += n;
         if (n > 1 && mc->playout == PLAYOUT_RICH) {
@@ -267,11 +268,11 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
             }
             if (mc->omodel && p != me)
                 oppbias_add(&mc->ob, p, g, mv, n, sc);
-            k = policy_pick_scores(sc, n, p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp, rng);
+            k = policy_pick_scores(sc, n, temp, rng);
         } else if (n > 1) {
             policy_ctx_state(&c, g);
             const PolicyWeights *w = mc->model && p != me ? oppmodel_weights(&mc->om, p) : &mc->w;
-            k = policy_pick(w, &c, mv, n, p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp, rng);
+            k = policy_pick(w, &c, mv, n, temp, rng);
         }
         if (state_apply(g, mv[k]) & EV_STALEMATE)
             state_finish_stalemate(g, rng);
@@ -508,8 +509,6 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
         mc->rng = r;
     return reward;
 }
-
-/* The cards nobody but v->me can see (every other hand, together). */
 
 /* Candidates in policy order, without those the policy finds far less likely than the best
  * (prune: the least share of the best's probability kept; at least two kept). Returns k. */
