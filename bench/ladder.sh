@@ -32,6 +32,7 @@ PLAYER=mc
 VERSUS=
 INDEPENDENT=0
 NOEXCH=0
+CLASS0=
 SERIAL=0
 GAMES=200
 MIXED_GAMES=
@@ -65,6 +66,9 @@ pairwise "finished above" rates.
       --no-exchange     every game a first game (dhm serve --class-reset 1): no classes and no
                         exchange, the play alone; with --independent or --versus the same
                         seats and hands as with the exchange
+      --class0 C        independent games in which seat 0 starts every game in class C
+                        (dhm serve --class0: 0-4 or daifugo .. daihinmin; implies
+                        --independent): a player, or with --versus a difference, in one class
       --serial          with --versus, play the two runs one after the other (default: both at
                         once, one core each)
   -g, --games N         games per field (200)
@@ -105,6 +109,7 @@ while [ $# -gt 0 ]; do
   -q | --versus) need "$@"; VERSUS=$2; INDEPENDENT=1; shift ;;
   --independent) INDEPENDENT=1 ;;
   --no-exchange) NOEXCH=1 ;;
+  --class0) need "$@"; case $2 in [0-4] | daifugo | fugo | heimin | hinmin | daihinmin) ;; *) die "--class0 must be 0-4 or daifugo, fugo, heimin, hinmin, daihinmin, got '$2'" ;; esac; CLASS0=$2; INDEPENDENT=1; shift ;;
   --serial) SERIAL=1 ;;
   -g | --games) need "$@"; posint --games "$2"; GAMES=$2; shift ;;
   --mixed-games) need "$@"; posint --mixed-games "$2"; MIXED_GAMES=$2; shift ;;
@@ -129,6 +134,7 @@ official)
   [ -n "${DHM_LADDER_SERVER:-}" ] || die "--server official needs DHM_LADDER_SERVER (the path of tndhms)"
   [ -x "$DHM_LADDER_SERVER" ] || die "DHM_LADDER_SERVER: '$DHM_LADDER_SERVER' is not an executable file"
   [ "$LOCAL" = 0 ] || die "--local needs --server dhm (the official server has no built-in players)"
+  [ -z "$CLASS0" ] || die "--class0 needs --server dhm"
   [ "$INDEPENDENT" = 0 ] || die "--independent and --versus need --server dhm (the official server plays a match schedule)"
   [ "$NOEXCH" = 0 ] || die "--no-exchange needs --server dhm (the official server resets classes every 100 games)"
   command -v stdbuf >/dev/null 2>&1 || die "--server official needs stdbuf (coreutils)"
@@ -517,7 +523,7 @@ gather() {
 # report FORMAT [FIELD]: the statistics, computed once from the per-game classes and the seat
 # rows, printed as a table, CSV or JSON.
 report() {
-  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" -v nx="$NOEXCH" '
+  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" -v nx="$NOEXCH" -v c0="$CLASS0" '
   function num(x) { return (x == "nan" || x == "-" || x == "") ? "null" : x + 0 }
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
@@ -538,7 +544,7 @@ report() {
   }
   END {
     if (fmt == "csv") print "field,server,seed,games,seconds,load_start,load_end,seat,player,points_per_game,se_blocks,block_games,se_games,cpu_s_per_game,refused,timeouts,dropped,exit_status,clean,above_0,above_1,above_2,above_3,above_4,command";
-    if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"exchange\": %s, \"fields\": [", B, B, nx == 1 ? "false" : "true";
+    if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"exchange\": %s, \"class0\": %s, \"fields\": [", B, B, nx == 1 ? "false" : "true", c0 == "" ? "null" : jstr(c0);
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = n[f] + 0;
       for (i = 0; i < 5; i++) {
@@ -558,6 +564,7 @@ report() {
         printf "\nfield %s: %d games on %s (seed %s), %d s wall, load average %s -> %s%s\n", f, g, slab, seed[f], secs[f], l0[f], l1[f],
           clean[f] == "yes" ? "" : "  -- NOT CLEAN: " problems[f];
         if (nx == 1) printf "  no exchange: every game a first game (--class-reset 1)\n";
+        if (c0 != "") printf "  seat 0 starts every game in class %s (--class0)\n", c0;
         if (ind == 1) printf "  points per game +- standard error over games (independent games); CPU = user + system seconds of each process\n";
         else printf "  points per game +- standard error over %d blocks of %d games (batch means); CPU = user + system seconds of each process\n", nb[f], B;
         printf "  %-4s %-24s %8s %7s %12s %8s %5s\n", "seat", "player", "points", "+- SE", "CPU s/game", "refused", "exit";
@@ -607,7 +614,7 @@ report() {
 # difference A - B with its paired SE (the SD of the per-game differences over the square root
 # of the games), the correlation of the pairs, and the unpaired SE the same games would give.
 paired() {
-  awk -v fmt="$1" -v only="${2:-}" -v A="$PLAYER" -v B="$VERSUS" -v nx="$NOEXCH" '
+  awk -v fmt="$1" -v only="${2:-}" -v A="$PLAYER" -v B="$VERSUS" -v nx="$NOEXCH" -v c0="$CLASS0" '
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
   {
@@ -619,7 +626,7 @@ paired() {
   }
   END {
     if (fmt == "csv") print "field,games,player_a,player_b,points_a,se_a,points_b,se_b,difference,se_difference,correlation,se_unpaired";
-    if (fmt == "json") printf "{\"se\": \"standard error over games (independent games; the difference is paired game by game)\", \"exchange\": %s, \"fields\": [", nx == 1 ? "false" : "true";
+    if (fmt == "json") printf "{\"se\": \"standard error over games (independent games; the difference is paired game by game)\", \"exchange\": %s, \"class0\": %s, \"fields\": [", nx == 1 ? "false" : "true", c0 == "" ? "null" : jstr(c0);
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = 0; sa = sb = saa = sbb = sab = 0;
       for (i = 0; (f, "A", i) in pts && (f, "B", i) in pts; i++) {
@@ -634,7 +641,7 @@ paired() {
       sed = sqrt(vd / g); seu = sqrt((va + vb) / g);
       r = (va > 0 && vb > 0) ? cab / sqrt(va * vb) : 0;
       if (fmt == "table") {
-        printf "\npaired, field %s: %d games, every game started alike for both (independent games%s, seed as above)\n", f, g, nx == 1 ? ", no exchange" : "";
+        printf "\npaired, field %s: %d games, every game started alike for both (independent games%s%s, seed as above)\n", f, g, nx == 1 ? ", no exchange" : "", c0 != "" ? ", seat 0 in class " c0 : "";
         printf "  seat 0 points per game +- SE over games:\n";
         printf "    A %-28s %8.3f +- %.3f\n", A, ma, sqrt(va / g);
         printf "    B %-28s %8.3f +- %.3f\n", B, mb, sqrt(vb / g);
@@ -656,6 +663,10 @@ paired() {
 INDEP_OPT=
 [ "$INDEPENDENT" = 1 ] && INDEP_OPT=--independent
 [ "$NOEXCH" = 1 ] && INDEP_OPT="$INDEP_OPT --class-reset 1"
+if [ -n "$CLASS0" ]; then
+  [ "$NOEXCH" = 0 ] || die "--class0 needs the exchange (not --no-exchange): without it there are no classes"
+  INDEP_OPT="$INDEP_OPT --class0 $CLASS0"
+fi
 for f in $RUN; do
   if [ -z "$VERSUS" ]; then
     run_field "$f" "$f"

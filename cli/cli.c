@@ -119,6 +119,18 @@ int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m)
         m->class_reset = (int)v;
         return 0;
     case CLI_O_INDEPENDENT: m->independent = 1; return 0;
+    case CLI_O_CLASS0: {
+        static const char *const NAMES[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
+        m->class0 = 0;
+        for (int k = 0; k < NPLAYERS; k++)
+            if (!strcmp(arg, NAMES[k]) || (arg[0] == '0' + k && !arg[1]))
+                m->class0 = k + 1;
+        if (!m->class0) {
+            cli_fail(cmd, "--class0: '%s' is not 0-4 or daifugo, fugo, heimin, hinmin, daihinmin", arg);
+            return 2;
+        }
+        return 0;
+    }
     case CLI_O_DEALS: {
         static DealSuite suite; /* lives as long as the command */
         char err[512];
@@ -134,6 +146,13 @@ int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m)
     }
     default: return 1;
     }
+}
+
+int cli_match_check(const char *cmd, const MatchConfig *m)
+{
+    if (m->class0 && (!m->independent || m->class_reset == 1))
+        return cli_fail(cmd, "--class0 needs --independent with classes (not --class-reset 1)");
+    return 0;
 }
 
 FILE *cli_kifu_open(const char *cmd, const char *path, const char *const names[NPLAYERS])

@@ -52,13 +52,22 @@ int cli_getopt(const char *cmd, int argc, char **argv, const struct option *opts
  * CLI_MATCH_OPTS in the getopt_long table; cli_match_opt() takes the getopt result c: 0 when
  * it was one of them and is stored in m, 1 when it is not one of them, 2 when its value is bad
  * (reported). */
-enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET, CLI_O_DEALS, CLI_O_INDEPENDENT };
+enum { CLI_O_GAMES = 0x200, CLI_O_SEED, CLI_O_SEAT_CHANGE, CLI_O_CLASS_RESET, CLI_O_DEALS, CLI_O_INDEPENDENT, CLI_O_CLASS0 };
 #define CLI_MATCH_OPTS                                                                                             \
     {"games", required_argument, 0, CLI_O_GAMES}, {"seed", required_argument, 0, CLI_O_SEED},                      \
         {"seat-change", required_argument, 0, CLI_O_SEAT_CHANGE},                                                  \
         {"class-reset", required_argument, 0, CLI_O_CLASS_RESET}, {"deals", required_argument, 0, CLI_O_DEALS},     \
         {"independent", no_argument, 0, CLI_O_INDEPENDENT}
 int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m);
+/* --class0 C (play and serve: player 0 starts every independent game in class C; CLI_CLASS0_HELP
+ * for --help), taken by cli_match_opt(); cli_match_check() after the options: 2 (reported) when
+ * --class0 lacks --independent with classes, else 0. */
+#define CLI_CLASS0_OPT {"class0", required_argument, 0, CLI_O_CLASS0}
+#define CLI_CLASS0_HELP                                                                                            \
+    "  --class0 C         with --independent: player 0 starts every game in class C (0-4, or\n"                       \
+    "                     daifugo, fugo, heimin, hinmin, daihinmin); two runs with one seed still\n"                   \
+    "                     start every game alike: a lever measured, paired, in one class\n"
+int cli_match_check(const char *cmd, const MatchConfig *m);
 
 /* --watch and its options (dhm serve, dhm tournament; cli/watch.c): CLI_WATCH_OPTS in the
  * getopt_long table, cli_watch_opt() as cli_match_opt(); CLI_WATCH_HELP for --help. */

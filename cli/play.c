@@ -25,9 +25,7 @@ static void usage(FILE *f)
             "                     the exchange): games do not depend on one another, and two runs with one\n"
             "                     seed start every game alike (paired comparisons, docs/ladder.md); with\n"
             "                     --class-reset 1 every game is a first game (no classes, no exchange)\n"
-            "  --class0 C         with --independent: player 0 starts every game in class C (0-4, or\n"
-            "                     daifugo, fugo, heimin, hinmin, daihinmin); two runs with one seed still\n"
-            "                     start every game alike: a lever measured, paired, in one class\n"
+            CLI_CLASS0_HELP
             "  --deals FILE       play these dealt hands (a kifu file, or one deal per line: five { cards }\n"
             "                     groups, the hands of players 0-4) instead of shuffling; game i plays deal i\n"
             "  --record FILE      write every game as a kifu record (each move with its thinking time, µs)\n"
@@ -54,7 +52,7 @@ int cmd_play(int argc, char **argv)
 {
     static const struct option opts[] = {{"players", required_argument, 0, 'p'},
                                          CLI_MATCH_OPTS,
-                                         {"class0", required_argument, 0, 'c'},
+                                         CLI_CLASS0_OPT,
                                          {"record", required_argument, 0, 'o'},
                                          {"json", no_argument, 0, 'j'},
                                          {"quiet", no_argument, 0, 'q'},
@@ -68,16 +66,6 @@ int cmd_play(int argc, char **argv)
     while ((c = cli_getopt("play", argc, argv, opts)) != -1) {
         switch (c) {
         case 'p': players = optarg; break;
-        case 'c': {
-            static const char *const NAMES[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
-            cfg.class0 = 0;
-            for (int k = 0; k < NPLAYERS; k++)
-                if (!strcmp(optarg, NAMES[k]) || (optarg[0] == '0' + k && !optarg[1]))
-                    cfg.class0 = k + 1;
-            if (!cfg.class0)
-                return cli_fail("play", "--class0: '%s' is not 0-4 or daifugo, fugo, heimin, hinmin, daihinmin", optarg);
-            break;
-        }
         case 'o': record = optarg; break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
@@ -89,8 +77,8 @@ int cmd_play(int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail("play", "unexpected argument '%s' (try --help)", argv[optind]);
-    if (cfg.class0 && (!cfg.independent || cfg.class_reset == 1))
-        return cli_fail("play", "--class0 needs --independent with classes (not --class-reset 1)");
+    if (cli_match_check("play", &cfg))
+        return 2;
     cfg.timed = record != NULL; /* records carry each move's thinking time */
 
     char specs[NPLAYERS + 1][128];

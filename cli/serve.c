@@ -25,6 +25,9 @@ static void usage(FILE *f)
             "                     the exchange): games do not depend on one another, and two runs with one\n"
             "                     seed start every game alike (paired comparisons, docs/ladder.md); with\n"
             "                     --class-reset 1 every game is a first game (no classes, no exchange)\n"
+            CLI_CLASS0_HELP
+            "                     (player 0: the first of --seats; when it is remote, the first client\n"
+            "                     to connect)\n"
             "  --deals FILE       play these dealt hands instead of shuffling (as dhm play --deals)\n"
             "  --seed S           seed for dealing, seats and built-in players (1)\n"
             "  --move-timeout MS  a client silent this long on its turn passes (off)\n"
@@ -60,6 +63,7 @@ int cmd_serve(int argc, char **argv)
                                          {"bind", required_argument, 0, 'b'},
                                          {"seats", required_argument, 0, 'S'},
                                          CLI_MATCH_OPTS,
+                                         CLI_CLASS0_OPT,
                                          {"move-timeout", required_argument, 0, 't'},
                                          {"wait", required_argument, 0, 'w'},
                                          {"record", required_argument, 0, 'o'},
@@ -98,6 +102,8 @@ int cmd_serve(int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail(cmd, "unexpected argument '%s' (try --help)", argv[optind]);
+    if (cli_match_check(cmd, &cfg.match))
+        return 2;
     if (seats) {
         char specs[NPLAYERS + 1][128];
         if (player_split_list(seats, specs, NPLAYERS + 1) != NPLAYERS)

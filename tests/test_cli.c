@@ -200,6 +200,20 @@ static void test_independent_games(void **state)
     assert_non_null(strstr(cmp, "--class0 needs --independent"));
     assert_int_equal(run_cmd(cmp, sizeof cmp, "%s play --independent --class0 king --games 2 2>&1", dhm_bin()), 2);
     assert_non_null(strstr(cmp, "--class0: 'king'"));
+    /* dhm serve takes it too (player 0: the first of --seats), and starts the games as play does */
+    assert_int_equal(run_cmd(NULL, 0, "%s serve --port 0 --seats %s --games 60 --seed 5 --independent --class0 4 "
+                                      "--record %s/s.kifu --quiet >/dev/null 2>&1",
+                             dhm_bin(), PLAYERS[0], dir),
+                     0);
+    snprintf(path, sizeof path, "%s/s.kifu", dir);
+    starts_of(path, b, sizeof b);
+    assert_string_equal(a, b);
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "grep -c '^class 4 ' %s", path), 0);
+    assert_string_equal(cmp, "60\n");
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "%s serve --class0 fugo --games 2 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(cmp, "dhm serve: --class0 needs --independent"));
+    assert_int_equal(run_cmd(cmp, sizeof cmp, "%s serve --independent --class0 5 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(cmp, "dhm serve: --class0: '5'"));
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 

@@ -209,7 +209,26 @@ static void test_versus_is_paired(void **state)
     if (rc != 0 || !strstr(out, "paired, field dhm+simple+policy:model=fast+simple+random: 20 games") ||
         !strstr(out, "A - B = +0.000 +- 0.000"))
         fail_msg("ladder.sh --versus, a field with colons: exit %d, '%s'", rc, out);
+    /* --class0: seat 0 starts every game of both runs as the daihinmin, said in the output */
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -q random -f kleinblauw -g 30 -s 3 --class0 daihinmin --keep %s/k "
+                                  "2>/dev/null", dir);
+    if (rc != 0 || !strstr(out, "(independent games, seat 0 in class daihinmin, seed as above)"))
+        fail_msg("ladder.sh --class0: exit %d, '%s'", rc, out);
+    for (int run = 0; run < 2; run++) {
+        char n[64];
+        assert_int_equal(run_cmd(n, sizeof n, "grep -c '^class 4 ' '%s/k/kleinblauw:%c/games.kifu'", dir, "AB"[run]), 0);
+        assert_int_equal(atoi(n), 30);
+    }
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+    rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -f kleinblauw -g 20 -s 3 --class0 1 --json 2>/dev/null");
+    if (rc != 0 || !strstr(out, "\"class0\": \"1\""))
+        fail_msg("ladder.sh --class0 --json: exit %d, '%s'", rc, out);
+    expect_error("-f kleinblauw --class0 king", "--class0 must be 0-4");
+    expect_error("-f kleinblauw --class0 4 --no-exchange", "--class0 needs the exchange");
     setenv("DHM_LADDER_SERVER", "/bin/true", 1);
+    expect_error("-f kleinblauw --class0 4 --server official", "--class0 needs --server dhm");
     expect_error("-f kleinblauw --no-exchange --server official", "--no-exchange needs --server dhm");
     unsetenv("DHM_LADDER_SERVER");
     clear_clients();
