@@ -156,13 +156,11 @@ int endgame_sure_win_hands(const GameState *g, Move *first)
 
 int endgame_sure_win_state(const GameState *g, Move *first)
 {
-    Cards pool = 0;
-    Opps o = {NULL, NULL, 0, 0, 0, 0, 99};
-    for (int p = 0; p < NPLAYERS; p++)
-        if (p != g->turn && g->hand[p]) {
-            pool |= g->hand[p];
-            opps_count(&o, cards_count(g->hand[p]), !((g->passed >> p) & 1));
-        }
+    Cards opp[NPLAYERS], opp1[NPLAYERS], pool = 0;
+    Opps o;
+    opps_of(g, opp, opp1, &o);
+    for (int i = 0; i < o.nopp; i++)
+        pool |= opp[i];
     return endgame_sure_win(g->hand[g->turn], g->table, g->rev, g->lock, pool, o.maxc1, o.maxc, o.minc, first);
 }
 
