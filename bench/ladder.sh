@@ -523,16 +523,25 @@ gather() {
 # report FORMAT [FIELD]: the statistics, computed once from the per-game classes and the seat
 # rows, printed as a table, CSV or JSON.
 report() {
-  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" -v nx="$NOEXCH" -v c0="$CLASS0" '
+  awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" -v nx="$NOEXCH" -v c0="$CLASS0" \
+    -v R="$([ "$NOEXCH" = 1 ] && echo 1 || echo 100)" '
   function num(x) { return (x == "nan" || x == "-" || x == "") ? "null" : x + 0 }
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
+  # points by the class a seat started the game in, k = 0..4 (daifugo..daihinmin) or 5 (first:
+  # after a class reset, every R games on both servers). Match format only: independent games
+  # draw their classes, which the records of finishing classes do not show.
+  function byc_head(   h, k) { for (k = 0; k < 6; k++) h = h ",start_" CN[k] "_games,start_" CN[k] "_points"; return h }
+  function byc_mean(f, i, k) { return cs[f, i, k] / cn[f, i, k] }
+  BEGIN { split("daifugo fugo heimin hinmin daihinmin first", CN1, " "); for (k = 0; k < 6; k++) CN[k] = CN1[k + 1] }
   FILENAME == ARGV[1] {
     split($0, w, " "); f = w[1];
     if (only != "" && f != only) next;
     n[f]++;
     for (i = 0; i < 5; i++) { c[i] = w[3 + i]; pts = 5 - c[i]; s[f, i] += pts; s2[f, i] += pts * pts; bs[f, i] += pts }
     for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) if (c[i] < c[j]) above[f, i, j]++;
+    # the class each player started this game in: its last finish, or 5 (first) after a reset
+    for (i = 0; i < 5; i++) { st = (w[2] % R == 0) ? 5 : last[f, i]; cn[f, i, st]++; cs[f, i, st] += 5 - c[i]; last[f, i] = c[i] }
     if (n[f] % B == 0) { nb[f]++; for (i = 0; i < 5; i++) { b[f, i] += bs[f, i] / B; b2[f, i] += (bs[f, i] / B) ^ 2; bs[f, i] = 0 } }
     next
   }
@@ -543,7 +552,7 @@ report() {
     server[f] = $2; seed[f] = $3; games[f] = $4; secs[f] = $5; clean[f] = $13; problems[f] = $14; l0[f] = $16; l1[f] = $17
   }
   END {
-    if (fmt == "csv") print "field,server,seed,games,seconds,load_start,load_end,seat,player,points_per_game,se_blocks,block_games,se_games,cpu_s_per_game,refused,timeouts,dropped,exit_status,clean,above_0,above_1,above_2,above_3,above_4,command";
+    if (fmt == "csv") print "field,server,seed,games,seconds,load_start,load_end,seat,player,points_per_game,se_blocks,block_games,se_games,cpu_s_per_game,refused,timeouts,dropped,exit_status,clean,above_0,above_1,above_2,above_3,above_4,command" byc_head();
     if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"exchange\": %s, \"class0\": %s, \"fields\": [", B, B, nx == 1 ? "false" : "true", c0 == "" ? "null" : jstr(c0);
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = n[f] + 0;
@@ -580,6 +589,16 @@ report() {
           for (j = 0; j < 5; j++) printf " %8s", i == j ? "-" : sprintf("%.1f", 100 * ab[i, j]);
           printf "\n";
         }
+        if (ind != 1 && nx != 1) {
+          printf "  points per game by the class the seat started the game in (games; first: after a class reset):\n  %-29s", "";
+          for (k = 0; k < 6; k++) printf " %13s", CN[k];
+          printf "\n";
+          for (i = 0; i < 5; i++) {
+            printf "  %-4d %-24s", i, lab[i];
+            for (k = 0; k < 6; k++) printf " %13s", cn[f, i, k] ? sprintf("%.2f (%d)", byc_mean(f, i, k), cn[f, i, k]) : "-";
+            printf "\n";
+          }
+        }
       } else if (fmt == "csv") {
         for (i = 0; i < 5; i++) {
           printf "%s,%s,%s,%d,%s,%s,%s,%d,%s,%.4f,%s,%d,%s,%s,%s,%s,%s,%s,%s", cstr(f), server[f], seed[f], g, secs[f], l0[f], l1[f], i, cstr(lab[i]), mean[i],
@@ -587,9 +606,11 @@ report() {
             cpug[i] == "nan" ? "" : sprintf("%.5f", cpug[i]), ref[i] == "-" ? "" : ref[i], to[i] == "-" ? "" : to[i], dr[i] == "-" ? "" : dr[i],
             ex[i] == "-" ? "" : ex[i], clean[f];
           for (j = 0; j < 5; j++) printf ",%s", i == j ? "" : sprintf("%.4f", ab[i, j]);
-          printf ",%s\n", cstr(cmd[i]);
+          printf ",%s", cstr(cmd[i]);
+          for (k = 0; k < 6; k++) printf ",%s,%s", ind == 1 ? "" : cn[f, i, k] + 0, ind == 1 || !cn[f, i, k] ? "" : sprintf("%.4f", byc_mean(f, i, k));
+          printf "\n";
         }
-        printf "%s,%s,%s,%d,%s,%s,%s,server,%s,,,,,%s,,,,%s,%s,,,,,,\n", cstr(f), server[f], seed[f], g, secs[f], l0[f], l1[f], cstr(slab),
+        printf "%s,%s,%s,%d,%s,%s,%s,server,%s,,,,,%s,,,,%s,%s,,,,,,,,,,,,,,,,,,\n", cstr(f), server[f], seed[f], g, secs[f], l0[f], l1[f], cstr(slab),
           scpu == "nan" ? "" : sprintf("%.5f", scpu), sex, clean[f];
       } else {
         printf "%s\n  {\"field\": %s, \"server\": %s, \"seed\": %s, \"games\": %d, \"seconds\": %d, \"load_average\": [%s, %s], \"blocks\": %d, \"clean\": %s, \"problems\": %s,\n   \"server_process\": {\"name\": %s, \"cpu_s_per_game\": %s, \"exit_status\": %s},\n   \"seats\": [",
@@ -600,7 +621,16 @@ report() {
             i ? "," : "", i, jstr(lab[i]), jstr(cmd[i]), mean[i], seb[i] < 0 ? "null" : sprintf("%.4f", seb[i]), seg[i] < 0 ? "null" : sprintf("%.4f", seg[i]),
             cpug[i] == "nan" ? "null" : sprintf("%.5f", cpug[i]), num(ref[i]), num(to[i]), num(dr[i]), num(ex[i]);
           for (j = 0; j < 5; j++) printf "%s%s", j ? ", " : "", i == j ? "null" : sprintf("%.4f", ab[i, j]);
-          printf "]}";
+          printf "], \"by_start_class\": ";
+          if (ind == 1) printf "null";
+          else {
+            printf "{\"classes\": [\"daifugo\", \"fugo\", \"heimin\", \"hinmin\", \"daihinmin\", \"first\"], \"games\": [";
+            for (k = 0; k < 6; k++) printf "%s%d", k ? ", " : "", cn[f, i, k];
+            printf "], \"mean_points\": [";
+            for (k = 0; k < 6; k++) printf "%s%s", k ? ", " : "", cn[f, i, k] ? sprintf("%.4f", byc_mean(f, i, k)) : "null";
+            printf "]}";
+          }
+          printf "}";
         }
         printf "]}";
       }

@@ -2,7 +2,8 @@
  * external UECda clients (make check never needs the real ones): without clients it skips with
  * a message and exit 0; a field whose client is missing, or a bad option, is a one-line error
  * with exit 2; every client lands in its own seat and every game is counted (a served mixed
- * field of stand-ins equals `dhm play` with the same seed, seat for seat); a client's non-zero
+ * field of stand-ins equals `dhm play` with the same seed, seat for seat, and so do its points
+ * by the class each seat started a game in); a client's non-zero
  * exit status makes the field "not clean" and the script exit 3. */
 #include "testutil.h"
 
@@ -128,6 +129,47 @@ static void test_mixed_field_equals_play(void **state)
     }
     NEAR(sum, 15, 1e-3);
 
+    /* points by the class each seat started the game in: 40 match games, one class reset (game
+     * 1), then each seat starts in the class it finished the game before in. So seat i's starts
+     * in classes are its finishes in the first 39 games (dhm play's "classes", daifugo first, of
+     * the same match cut at 39 games), and the means add up to its points. */
+    assert_int_equal(run_cmd(play, sizeof play, "%s play --players simple,random,policy,random,simple --games 39 --seed 3 --json --quiet",
+                             dhm),
+                     0);
+    const char *b = out, *fc = play;
+    int ncls[5] = {0};
+    for (int i = 0; i < 5; i++) {
+        double n[6], m[6], fin[5], pts = 0;
+        int games = 0;
+        assert_non_null(b = strstr(b, "\"by_start_class\": {"));
+        b += 10;
+        assert_int_equal(sscanf(strstr(b, "\"games\": ["), "\"games\": [%lf, %lf, %lf, %lf, %lf, %lf]", &n[0], &n[1], &n[2], &n[3],
+                                &n[4], &n[5]),
+                         6);
+        const char *pp = strstr(b, "\"mean_points\": [") + strlen("\"mean_points\": [");
+        assert_non_null(fc = strstr(fc, "\"classes\": ["));
+        fc += strlen("\"classes\": [");
+        assert_int_equal(sscanf(fc, "%lf, %lf, %lf, %lf, %lf]", &fin[0], &fin[1], &fin[2], &fin[3], &fin[4]), 5);
+        for (int k = 0; k < 6; k++) {
+            char *end = (char *)pp + 4;
+            if (n[k] == 0)
+                assert_true(strncmp(pp, "null", 4) == 0);
+            else
+                m[k] = strtod(pp, &end), pts += n[k] * m[k];
+            pp = end + 2;
+            games += (int)n[k];
+            if (k < 5) {
+                assert_true(fin[k] == n[k]);
+                ncls[k] += (int)n[k];
+            }
+        }
+        assert_int_equal(games, 40);
+        assert_true(n[5] == 1);
+        NEAR(pts / 40, got[i], 1e-3);
+    }
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(ncls[k], 39);
+
     /* the files next to it: the CSV's header, five seats and the server */
     char path[128];
     snprintf(path, sizeof path, "%s/r.csv", dir);
@@ -223,8 +265,8 @@ static void test_versus_is_paired(void **state)
     }
     run_cmd(NULL, 0, "rm -rf %s", dir);
     rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -f kleinblauw -g 20 -s 3 --class0 1 --json 2>/dev/null");
-    if (rc != 0 || !strstr(out, "\"class0\": \"1\""))
-        fail_msg("ladder.sh --class0 --json: exit %d, '%s'", rc, out);
+    if (rc != 0 || !strstr(out, "\"class0\": \"1\"") || !strstr(out, "\"by_start_class\": null"))
+        fail_msg("ladder.sh --class0 --json: exit %d, '%s'", rc, out); /* independent games: no start classes */
     expect_error("-f kleinblauw --class0 king", "--class0 must be 0-4");
     expect_error("-f kleinblauw --class0 4 --no-exchange", "--class0 needs the exchange");
     setenv("DHM_LADDER_SERVER", "/bin/true", 1);
