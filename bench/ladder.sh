@@ -533,7 +533,7 @@ report() {
   # draw their classes, which the records of finishing classes do not show.
   function byc_head(   h, k) { for (k = 0; k < 6; k++) h = h ",start_" CN[k] "_games,start_" CN[k] "_points"; return h }
   function byc_mean(f, i, k) { return cs[f, i, k] / cn[f, i, k] }
-  BEGIN { split("daifugo fugo heimin hinmin daihinmin first", CN1, " "); for (k = 0; k < 6; k++) CN[k] = CN1[k + 1] }
+  BEGIN { split("daifugo fugo heimin hinmin daihinmin first", CN1, " "); for (q = 0; q < 6; q++) CN[q] = CN1[q + 1] }
   FILENAME == ARGV[1] {
     split($0, w, " "); f = w[1];
     if (only != "" && f != only) next;
@@ -591,11 +591,11 @@ report() {
         }
         if (ind != 1 && nx != 1) {
           printf "  points per game by the class the seat started the game in (games; first: after a class reset):\n  %-29s", "";
-          for (k = 0; k < 6; k++) printf " %13s", CN[k];
+          for (q = 0; q < 6; q++) printf " %13s", CN[q];
           printf "\n";
           for (i = 0; i < 5; i++) {
             printf "  %-4d %-24s", i, lab[i];
-            for (k = 0; k < 6; k++) printf " %13s", cn[f, i, k] ? sprintf("%.2f (%d)", byc_mean(f, i, k), cn[f, i, k]) : "-";
+            for (q = 0; q < 6; q++) printf " %13s", cn[f, i, q] ? sprintf("%.2f (%d)", byc_mean(f, i, q), cn[f, i, q]) : "-";
             printf "\n";
           }
         }
@@ -607,7 +607,7 @@ report() {
             ex[i] == "-" ? "" : ex[i], clean[f];
           for (j = 0; j < 5; j++) printf ",%s", i == j ? "" : sprintf("%.4f", ab[i, j]);
           printf ",%s", cstr(cmd[i]);
-          for (k = 0; k < 6; k++) printf ",%s,%s", ind == 1 ? "" : cn[f, i, k] + 0, ind == 1 || !cn[f, i, k] ? "" : sprintf("%.4f", byc_mean(f, i, k));
+          for (q = 0; q < 6; q++) printf ",%s,%s", ind == 1 ? "" : cn[f, i, q] + 0, ind == 1 || !cn[f, i, q] ? "" : sprintf("%.4f", byc_mean(f, i, q));
           printf "\n";
         }
         printf "%s,%s,%s,%d,%s,%s,%s,server,%s,,,,,%s,,,,%s,%s,,,,,,,,,,,,,,,,,,\n", cstr(f), server[f], seed[f], g, secs[f], l0[f], l1[f], cstr(slab),
@@ -625,9 +625,9 @@ report() {
           if (ind == 1) printf "null";
           else {
             printf "{\"classes\": [\"daifugo\", \"fugo\", \"heimin\", \"hinmin\", \"daihinmin\", \"first\"], \"games\": [";
-            for (k = 0; k < 6; k++) printf "%s%d", k ? ", " : "", cn[f, i, k];
+            for (q = 0; q < 6; q++) printf "%s%d", q ? ", " : "", cn[f, i, q];
             printf "], \"mean_points\": [";
-            for (k = 0; k < 6; k++) printf "%s%s", k ? ", " : "", cn[f, i, k] ? sprintf("%.4f", byc_mean(f, i, k)) : "null";
+            for (q = 0; q < 6; q++) printf "%s%s", q ? ", " : "", cn[f, i, q] ? sprintf("%.4f", byc_mean(f, i, q)) : "null";
             printf "]}";
           }
           printf "}";

@@ -186,6 +186,39 @@ static void test_mixed_field_equals_play(void **state)
     clear_clients();
 }
 
+/* Two fields in one run: each is reported whole, in the table, the CSV and the JSON (the report
+ * loops over the fields and over the classes inside them). */
+static void test_two_fields(void **state)
+{
+    (void)state;
+    clear_clients();
+    stand_in("DHM_LADDER_KLEINBLAUW", "policy", 3);
+    stand_in("DHM_LADDER_DEVKIT", "simple", 3);
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p random -f kleinblauw,devkit -g 20 -s 3 --out %s/r 2>/dev/null", dir);
+    if (rc != 0 || !strstr(out, "field kleinblauw: 20 games") || !strstr(out, "field devkit: 20 games"))
+        fail_msg("ladder.sh, two fields: exit %d, '%s'", rc, out);
+    int tables = 0;
+    for (const char *p = out; (p = strstr(p, "by the class the seat started")); p++)
+        tables++;
+    assert_int_equal(tables, 2);
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    const char *json = slurp_file(path);
+    int seats = 0;
+    for (const char *p = json; (p = strstr(p, "\"by_start_class\": {")); p++)
+        seats++;
+    assert_int_equal(seats, 10);
+    assert_non_null(strstr(json, "\"field\": \"devkit\""));
+    snprintf(path, sizeof path, "%s/r.csv", dir);
+    const char *csv = slurp_file(path);
+    assert_non_null(strstr(csv, "\ndevkit,dhm,3,20,"));
+    assert_non_null(strstr(csv, "\nkleinblauw,dhm,3,20,"));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+    clear_clients();
+}
+
 /* A client that plays the whole match but exits 7: the field is reported, not clean, with the
  * seat named, and the script exits 3. */
 static void test_client_exit_status_is_checked(void **state)
@@ -325,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_skips_without_clients),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_mixed_field_equals_play),
+        cmocka_unit_test(test_two_fields),
         cmocka_unit_test(test_client_exit_status_is_checked),
         cmocka_unit_test(test_versus_is_paired),
         cmocka_unit_test(test_paired_script),
