@@ -5,8 +5,9 @@
 # external clients, named by command lines in environment variables, as remote seats. Prints,
 # per field, each seat's points per game with its standard error over blocks of games (batch
 # means: games inside a match are not independent), its CPU seconds per game (the process's
-# own user + system time, read from the rusage of the finished child), and the pairwise
-# "finished above" rates. A benchmark, not a test: it needs the external clients, which are
+# own user + system time, read from the rusage of the finished child), the pairwise
+# "finished above" rates and, in the match format, the points by the class each seat started
+# the game in. A benchmark, not a test: it needs the external clients, which are
 # built outside the repository (docs/ladder.md); without them it says what is missing and
 # exits 0.
 #
@@ -52,8 +53,9 @@ usage() {
   cat <<'EOF'
 usage: bench/ladder.sh [options]
 Plays dhm's player against external UECda clients over TCP, one match per field, and prints
-points per game +- SE (over blocks of games), CPU seconds per game of every seat, and the
-pairwise "finished above" rates.
+points per game +- SE (over blocks of games), CPU seconds per game of every seat, the
+pairwise "finished above" rates and, in the match format, the points by the class each seat
+started the game in.
 
   -p, --player SPEC     the dhm player in seat 0 (mc); or kleinblauw, blauweregen, devkit,
                         other: that external client instead (to measure it in the fields)
