@@ -47,6 +47,7 @@ KEEP=
 FORMAT=table
 OUT=
 HOST=127.0.0.1
+PERIOD=100 # games between class resets in the match format, on both servers
 DHM=${DHM:-build/dhm}
 
 usage() {
@@ -138,7 +139,7 @@ official)
   [ "$LOCAL" = 0 ] || die "--local needs --server dhm (the official server has no built-in players)"
   [ -z "$CLASS0" ] || die "--class0 needs --server dhm"
   [ "$INDEPENDENT" = 0 ] || die "--independent and --versus need --server dhm (the official server plays a match schedule)"
-  [ "$NOEXCH" = 0 ] || die "--no-exchange needs --server dhm (the official server resets classes every 100 games)"
+  [ "$NOEXCH" = 0 ] || die "--no-exchange needs --server dhm (the official server resets classes every $PERIOD games)"
   command -v stdbuf >/dev/null 2>&1 || die "--server official needs stdbuf (coreutils)"
   ;;
 *) die "--server must be dhm or official, got '$SERVER'" ;;
@@ -381,7 +382,7 @@ FLAG_STATISTICS	no
 FLAG_HIDDEN_NAME	no
 FLAG_LOGGER	no
 GAME_NUMBER	$n
-FLASH_MIBUN_NUMBER	100
+FLASH_MIBUN_NUMBER	$PERIOD
 PORT_NUMBER	$PORT
 RAND_TYPE	MT
 EOF
@@ -526,7 +527,7 @@ gather() {
 # rows, printed as a table, CSV or JSON.
 report() {
   awk -F '\t' -v fmt="$1" -v only="${2:-}" -v B="$BLOCK" -v ind="$INDEPENDENT" -v nx="$NOEXCH" -v c0="$CLASS0" \
-    -v R="$([ "$NOEXCH" = 1 ] && echo 1 || echo 100)" '
+    -v R="$RESET" '
   function num(x) { return (x == "nan" || x == "-" || x == "") ? "null" : x + 0 }
   function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
   function cstr(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
@@ -692,9 +693,10 @@ paired() {
 
 : >"$RES.games"
 : >"$RES.seats"
-INDEP_OPT=
-[ "$INDEPENDENT" = 1 ] && INDEP_OPT=--independent
-[ "$NOEXCH" = 1 ] && INDEP_OPT="$INDEP_OPT --class-reset 1"
+RESET=$PERIOD
+[ "$NOEXCH" = 1 ] && RESET=1
+INDEP_OPT="--class-reset $RESET"
+[ "$INDEPENDENT" = 1 ] && INDEP_OPT="--independent $INDEP_OPT"
 if [ -n "$CLASS0" ]; then
   [ "$NOEXCH" = 0 ] || die "--class0 needs the exchange (not --no-exchange): without it there are no classes"
   INDEP_OPT="$INDEP_OPT --class0 $CLASS0"

@@ -139,7 +139,7 @@ static void test_mixed_field_equals_play(void **state)
     const char *b = out, *fc = play;
     int ncls[5] = {0};
     for (int i = 0; i < 5; i++) {
-        double n[6], m[6], fin[5], pts = 0;
+        double n[6], fin[5], pts = 0;
         int games = 0;
         assert_non_null(b = strstr(b, "\"by_start_class\": {"));
         b += 10;
@@ -155,7 +155,7 @@ static void test_mixed_field_equals_play(void **state)
             if (n[k] == 0)
                 assert_true(strncmp(pp, "null", 4) == 0);
             else
-                m[k] = strtod(pp, &end), pts += n[k] * m[k];
+                pts += n[k] * strtod(pp, &end);
             pp = end + 2;
             games += (int)n[k];
             if (k < 5) {
