@@ -1369,8 +1369,9 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
             snprintf(buf, size, "policy fresh=%d beta=%g%s%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
                      o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
         else
-            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
-                     o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
+            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
+                     o->rw ? " rich" : "", o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "",
+                     exch_name(o->exch));
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)

@@ -873,6 +873,12 @@ static void test_cli(void **state)
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "\"oracle method=all-w p=1\",12,"));
     assert_non_null(strstr(a, ",1.00000,0.00000,1.00000,1.00000\n")); /* p = 1: every card right */
+    /* the rich policy's likelihood is named in its row, so that it is told from the fast one's */
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est policy:k=4 --est policy:k=4:weights=rich "
+                                              "--est policy:fresh=2:weights=rich --worlds 2 --csv", D, dir), 0);
+    assert_non_null(strstr(out, "\"policy k=4 beta=0.5 mcmc=0\","));
+    assert_non_null(strstr(out, "\"policy k=4 beta=0.5 mcmc=0 rich\","));
+    assert_non_null(strstr(out, "\"policy fresh=2 beta=0.5 rich\","));
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est guess 2>&1", D, dir), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate 2>&1", D), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/none.kifu 2>&1", D, dir), 1);
