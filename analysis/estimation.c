@@ -80,6 +80,8 @@ static int on_game(void *ctx, const GameRecord *rec, const char *const names[NPL
         w->r->game_sum += a;
         w->r->game_sq += a * a;
     }
+    if (w->c->progress)
+        w->c->progress(w->c->progress_ctx, w->r->games);
     return rc;
 }
 

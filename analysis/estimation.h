@@ -19,6 +19,8 @@ typedef struct EstAccConfig {
     int worlds;      /* per decision (100) */
     uint64_t seed;
     long max_games;  /* 0 = all */
+    void (*progress)(void *ctx, long games_done); /* after every game (NULL: none) */
+    void *progress_ctx;
 } EstAccConfig;
 
 typedef struct EstAccResult {

@@ -203,7 +203,7 @@ void progress_update(Progress *p, long done, const char *extra)
     char e[32], t[32];
     fmt_duration(eta, e, sizeof e);
     fmt_duration(el, t, sizeof t);
-    fprintf(stderr, "%s%s %ld/%ld (%.0f%%) %s, elapsed %s, ETA %s%s", p->tty ? "\r" : "", p->what, done, p->total,
+    fprintf(stderr, "%s%s %ld/%ld (%.0f%%)%s, elapsed %s, ETA %s%s", p->tty ? "\r" : "", p->what, done, p->total,
             p->total ? 100.0 * (double)done / (double)p->total : 100.0, extra ? extra : "", t, e,
             p->tty ? "\033[K" : "\n");
     fflush(stderr);

@@ -103,7 +103,8 @@ typedef struct Progress {
 } Progress;
 
 /* A progress line on stderr: redrawn in place on a terminal (5 times a second), a plain line
- * every 10 s otherwise. enabled = 0 turns it off (--quiet). */
+ * every 10 s otherwise: "WHAT done/total (pct%)EXTRA, elapsed ..., ETA ...", so extra starts with
+ * its own space (" games"). enabled = 0 turns it off (--quiet). */
 void progress_init(Progress *p, const char *what, long total, int enabled);
 void progress_update(Progress *p, long done, const char *extra);
 void progress_done(Progress *p);

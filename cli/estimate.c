@@ -43,24 +43,55 @@ static void usage(FILE *f)
             "  --game-base N      --dump: the first game's number in the records (0)\n"
             "  --dump-seq FILE    --dump: also the sequence model's rows (players/estseq.h;\n"
             "                     tools/train_estseq.sh) to FILE\n"
-            "  --csv | --json     machine-readable output instead of the table\n");
+            "  --csv | --json     machine-readable output instead of the table\n"
+            "  --quiet            no progress line\n");
+}
+
+/* The games a run reads (for the progress line's ETA): every game of the source, or the first
+ * max of them. */
+typedef struct GameCount {
+    long n, max;
+} GameCount;
+
+static int count_game(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
+{
+    (void)rec;
+    (void)names;
+    GameCount *c = ctx;
+    if (c->max && index >= c->max)
+        return 1;
+    c->n++;
+    return 0;
+}
+
+/* The progress line over every sampler's pass: base = the games of the passes before. */
+typedef struct EstProgress {
+    Progress p;
+    long base;
+} EstProgress;
+
+static void on_progress(void *ctx, long done)
+{
+    EstProgress *e = ctx;
+    progress_update(&e->p, e->base + done, " games");
 }
 
 int cmd_estimate(int argc, char **argv)
 {
-    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP, O_DUMP, O_BASE, O_DSEQ };
+    enum { O_KIFU = 1000, O_DB, O_EST, O_WORLDS, O_GAMES, O_SEED, O_CSV, O_JSON, O_HELP, O_DUMP, O_BASE, O_DSEQ, O_QUIET };
     static const struct option opts[] = {{"kifu", required_argument, 0, O_KIFU},     {"db", required_argument, 0, O_DB},
                                          {"est", required_argument, 0, O_EST},       {"worlds", required_argument, 0, O_WORLDS},
                                          {"games", required_argument, 0, O_GAMES},   {"seed", required_argument, 0, O_SEED},
                                          {"csv", no_argument, 0, O_CSV},             {"json", no_argument, 0, O_JSON},
                                          {"help", no_argument, 0, O_HELP},           {"dump", required_argument, 0, O_DUMP},
                                          {"game-base", required_argument, 0, O_BASE},
-                                         {"dump-seq", required_argument, 0, O_DSEQ},  {0, 0, 0, 0}};
+                                         {"dump-seq", required_argument, 0, O_DSEQ},  {"quiet", no_argument, 0, O_QUIET},
+                                         {0, 0, 0, 0}};
     const char *cmd = "estimate";
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *specs[32];
-    int nspec = 0, csv = 0, json = 0, c;
+    int nspec = 0, csv = 0, json = 0, quiet = 0, c;
     long worlds = 100, games = 0, base = 0;
     const char *dump = NULL, *dseq = NULL;
     uint64_t seed = 1;
@@ -79,6 +110,7 @@ int cmd_estimate(int argc, char **argv)
         case O_SEED: if (cli_u64(cmd, "--seed", optarg, &seed)) return 2; break;
         case O_CSV: csv = 1; break;
         case O_JSON: json = 1; break;
+        case O_QUIET: quiet = 1; break;
         case O_DUMP: dump = optarg; break;
         case O_DSEQ: dseq = optarg; break;
         case O_BASE: if (cli_long(cmd, "--game-base", optarg, 0, 4000000000L, &base)) return 2; break;
@@ -136,8 +168,14 @@ int cmd_estimate(int argc, char **argv)
     EstAccRow *rows = calloc((size_t)nspec, sizeof *rows);
     if (!rc && !rows)
         rc = cli_error(cmd, "out of memory");
+    GameCount gc = {0, games};
+    if (!rc && !quiet && games_each(&src, count_game, &gc, err, sizeof err) < 0)
+        rc = cli_error(cmd, "%s", err);
+    EstProgress ep = {.base = 0};
+    progress_init(&ep.p, "estimate:", gc.n * nspec, !quiet);
     for (int i = 0; i < nspec && !rc; i++) {
-        EstAccConfig ac = {&eo[i], (int)worlds, seed, games};
+        EstAccConfig ac = {&eo[i], (int)worlds, seed, games, on_progress, &ep};
+        ep.base = gc.n * i;
         if (est_accuracy_run(&ac, &src, &rows[i].r, err, sizeof err)) {
             rc = cli_error(cmd, "%s", err);
             break;
@@ -147,6 +185,7 @@ int cmd_estimate(int argc, char **argv)
         else
             est_options_describe(&eo[i], rows[i].desc, sizeof rows[i].desc);
     }
+    progress_done(&ep.p);
     if (!rc)
         report_est_accuracy(stdout, rows, nspec, worlds, seed, csv ? REPORT_CSV : json ? REPORT_JSON : REPORT_TABLE);
     free(rows);

@@ -161,7 +161,7 @@ static void exp_progress(void *ctx, long done, long total)
 {
     Progress *p = ctx;
     p->total = total;
-    progress_update(p, done, "games");
+    progress_update(p, done, " games");
 }
 
 /* Runs an experiment with a progress line; prints its error. Returns 0 or an exit status. */

@@ -699,7 +699,7 @@ static int train_estimation(int argc, char **argv)
         const char *tk[1] = {test};
         GameSource ts = {tk, 1, NULL, 0, 0};
         EstAccResult a, u;
-        EstAccConfig ac = {&eo, 100, o.seed, 0}, uc = {&uo, 100, o.seed, 0};
+        EstAccConfig ac = {&eo, 100, o.seed, 0, NULL, NULL}, uc = {&uo, 100, o.seed, 0, NULL, NULL};
         if (est_accuracy_run(&ac, &ts, &a, err, sizeof err) || est_accuracy_run(&uc, &ts, &u, err, sizeof err))
             return cli_error(cmd, "--test-kifu: %s", err);
         printf("test %s: accuracy %.4f with est=weights (uniform: %.4f), %ld decisions\n", test,

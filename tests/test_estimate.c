@@ -879,6 +879,21 @@ static void test_cli(void **state)
     assert_non_null(strstr(out, "\"policy k=4 beta=0.5 mcmc=0\","));
     assert_non_null(strstr(out, "\"policy k=4 beta=0.5 mcmc=0 rich\","));
     assert_non_null(strstr(out, "\"policy fresh=2 beta=0.5 rich\","));
+    /* a run of more than a second (about 4 s here) shows a progress line on stderr (the games of
+     * every sampler's pass, and the ETA); --quiet shows none, and its rows on stdout are the same */
+    char q[1 << 12];
+    assert_int_equal(run_cmd(a, sizeof a, "%s estimate --kifu %s/m.kifu --games 8 --est policy:k=1024 --est policy:k=4 "
+                                          "--worlds 1 --csv 2>%s/err", D, dir, dir), 0);
+    assert_int_equal(run_cmd(q, sizeof q, "cat %s/err", dir), 0);
+    assert_non_null(strstr(q, "estimate: 16/16 (100%) games, elapsed "));
+    assert_non_null(strstr(q, "ETA"));
+    assert_int_equal(run_cmd(b, sizeof b, "%s estimate --kifu %s/m.kifu --games 8 --est policy:k=4 --worlds 1 --csv "
+                                          "--quiet 2>%s/err", D, dir, dir), 0);
+    assert_int_equal(run_cmd(q, sizeof q, "cat %s/err", dir), 0);
+    assert_string_equal(q, "");
+    drop_times(a);
+    drop_times(b);
+    assert_non_null(strstr(a, b + strcspn(b, "\n") + 1)); /* the k=4 row (after the header) as in the run above */
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est guess 2>&1", D, dir), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate 2>&1", D), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/none.kifu 2>&1", D, dir), 1);
