@@ -629,16 +629,45 @@ void est_point(EstSampler *s, const EstKnown *k)
     s->cum[0] = 1;
 }
 
+/* Room for n candidates in the sampler's pool (0), or -1 with the sampler freed (out of memory). */
+static int pool_reserve(EstSampler *s, int n)
+{
+    if (s->cap >= n)
+        return 0;
+    Cards(*pool)[NPLAYERS] = realloc(s->pool, (size_t)n * sizeof *pool);
+    if (pool)
+        s->pool = pool;
+    double *cum = pool ? realloc(s->cum, (size_t)n * sizeof *cum) : NULL;
+    if (cum)
+        s->cum = cum;
+    double *ll = cum ? realloc(s->ll, (size_t)n * sizeof *ll) : NULL;
+    if (!ll) {
+        est_sampler_free(s);
+        return -1;
+    }
+    s->ll = ll;
+    s->cap = n;
+    return 0;
+}
+
 /* Resample-move over the prepared candidates (log-weights ll, total weight tot): npool draws
  * by weight, then o->mcmc Metropolis swaps on each; equal weights after. */
 static void resample_move(EstSampler *s, const EstOptions *o, const InfoSet *v, const EstKnown *k, Rng *rng,
                           const double *ll, double tot)
 {
     static __thread Cards (*tmp)[NPLAYERS];
-    if (!tmp && !(tmp = malloc(EST_MAX_POOL * sizeof *tmp)))
-        return;
+    static __thread double *tll;
+    static __thread int tcap;
     const int n = s->npool;
-    double tll[EST_MAX_POOL];
+    if (n > tcap) {
+        free(tmp);
+        free(tll);
+        tmp = malloc((size_t)n * sizeof *tmp);
+        tll = malloc((size_t)n * sizeof *tll);
+        tcap = tmp && tll ? n : 0;
+        if (!tcap)
+            return;
+    }
     for (int i = 0; i < n; i++) {
         double r = rng_double(rng) * tot;
         int j = 0;
@@ -720,16 +749,8 @@ static void prepare_net(EstSampler *s, const EstNet *net, const EstSeq *seq, dou
                 s->wc[c][col[p]] = e[j] / z / (float)k->room[p];
         }
     }
-    if (!point)
-        return;
-    if (!s->pool) {
-        s->pool = malloc(sizeof *s->pool);
-        s->cum = malloc(sizeof *s->cum);
-        if (!s->pool || !s->cum) {
-            est_sampler_free(s);
-            return; /* draws instead */
-        }
-    }
+    if (!point || pool_reserve(s, 1))
+        return; /* out of memory: draws instead */
     double chance[NPLAYERS][64] = {{0}};
     for (int p = 0; p < NPLAYERS; p++)
         for (int c = 0; c < 64; c++)
@@ -782,25 +803,21 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         return;
     }
     int n = o->k < 1 ? 1 : o->k > EST_MAX_POOL ? EST_MAX_POOL : o->k;
-    if (!s->pool) {
-        s->pool = malloc(EST_MAX_POOL * sizeof *s->pool);
-        s->cum = malloc(EST_MAX_POOL * sizeof *s->cum);
-        if (!s->pool || !s->cum) {
-            est_sampler_free(s);
-            return; /* the weight table alone */
-        }
-    }
+    if (pool_reserve(s, n))
+        return; /* out of memory: the weight table alone */
     static __thread EstSampler base;
     base = *s;
     base.kind = o->uprop ? EST_UNIFORM : EST_WEIGHTS;
     base.order = ORDER_RANDOM;
     base.pool = NULL;
+    base.cum = base.ll = NULL;
+    base.cap = 0;
     if (o->net) { /* est-proposal=net: the candidates from the learned estimator */
         prepare_net(&base, o->net, NULL, 1, 0, v, k);
         base.kind = EST_NET;
         base.percard = 1;
     }
-    double ll[EST_MAX_POOL], mx = -INFINITY;
+    double *ll = s->ll, mx = -INFINITY;
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
         est_sample(&base, k, rng, s->pool[i]);
@@ -824,9 +841,10 @@ void est_sampler_free(EstSampler *s)
 {
     free(s->pool);
     free(s->cum);
+    free(s->ll);
     s->pool = NULL;
-    s->cum = NULL;
-    s->npool = 0;
+    s->cum = s->ll = NULL;
+    s->npool = s->cap = 0;
     free(s->seqc);
     s->seqc = NULL;
 }

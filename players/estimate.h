@@ -139,7 +139,7 @@ int est_model_save(FILE *f, const EstModel *m, const char *comment);
 
 /* ---- sampling ---- */
 
-#define EST_MAX_POOL 1024
+#define EST_MAX_POOL 16384 /* candidates (est-k); memory for them is taken as a sampler needs it */
 #define EST_MAX_FRESH 64
 typedef struct EstSampler {
     int kind, order, oracle;
@@ -150,9 +150,9 @@ typedef struct EstSampler {
     float prob[64][NPLAYERS];       /* net: the network's chance of each holder (after est_prepare) */
     struct EstSeqCache *seqc;       /* net with seq=1: the GRU state kept between decisions (owned) */
     const Cards *truth;             /* oracle: the true hands (NPLAYERS), else NULL */
-    int npool;                      /* policy: candidate worlds and their cumulative weights */
+    int npool, cap;                 /* policy: candidate worlds and their cumulative weights (room for cap) */
     Cards (*pool)[NPLAYERS];
-    double *cum;
+    double *cum, *ll;               /* ... and their log-weights */
     int fresh;                      /* policy with est-fresh=M: M fresh proposals per world */
     double beta;                    /* ... each weighted by exp(beta x its log-likelihood) */
     int exch;                       /* ... and by how likely the exchange made it (est_exchange_loglik's mode; 0 off) */

@@ -895,6 +895,14 @@ static void test_cli(void **state)
     drop_times(b);
     assert_non_null(strstr(a, b + strcspn(b, "\n") + 1)); /* the k=4 row (after the header) as in the run above */
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est guess 2>&1", D, dir), 2);
+    /* more candidates than the 1,024 of before (memory taken as a sampler needs it), up to 16,384;
+     * one more is a one-line error */
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --games 1 --est policy:k=2048:point=1 "
+                                              "--est policy:k=2048:mcmc=1 --worlds 1 --csv --quiet", D, dir), 0);
+    assert_non_null(strstr(out, "\"policy k=2048 beta=0.5 mcmc=0 point=1\",1,"));
+    assert_non_null(strstr(out, "\"policy k=2048 beta=0.5 mcmc=1\",1,"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est policy:k=16385 2>&1", D, dir), 2);
+    assert_non_null(strstr(out, "must be an integer in [1, 16384]"));
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate 2>&1", D), 2);
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/none.kifu 2>&1", D, dir), 1);
     { /* more record files than a command takes: refused, never cut silently */
