@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/estimation.h"
 #include "cli/cli.h"
@@ -64,6 +65,17 @@ static int count_game(void *ctx, const GameRecord *rec, const char *const names[
         return 1;
     c->n++;
     return 0;
+}
+
+/* Whether the record files can be read twice (regular files): the progress line counts the games
+ * in a pass of its own, which would use up a pipe. */
+static int kifu_rereadable(const CliSources *in)
+{
+    struct stat sb;
+    for (int i = 0; i < in->nkifu; i++)
+        if (stat(in->kifu[i], &sb) || !S_ISREG(sb.st_mode))
+            return 0;
+    return 1;
 }
 
 /* The progress line over every sampler's pass: base = the games of the passes before. */
@@ -171,10 +183,11 @@ int cmd_estimate(int argc, char **argv)
     if (!rc && !rows)
         rc = cli_error(cmd, "out of memory");
     GameCount gc = {0, games};
-    if (!rc && !quiet && games_each(&src, count_game, &gc, err, sizeof err) < 0)
+    const int shown = !quiet && kifu_rereadable(&in); /* from a pipe: no progress line */
+    if (!rc && shown && games_each(&src, count_game, &gc, err, sizeof err) < 0)
         rc = cli_error(cmd, "%s", err);
     EstProgress ep = {.base = 0};
-    progress_init(&ep.p, "estimate:", gc.n * nspec, !quiet);
+    progress_init(&ep.p, "estimate:", gc.n * nspec, shown);
     for (int i = 0; i < nspec && !rc; i++) {
         EstAccConfig ac = {&eo[i], (int)worlds, seed, games, on_progress, &ep};
         ep.base = gc.n * i;

@@ -894,6 +894,11 @@ static void test_cli(void **state)
     drop_times(a);
     drop_times(b);
     assert_non_null(strstr(a, b + strcspn(b, "\n") + 1)); /* the k=4 row (after the header) as in the run above */
+    /* records from a pipe, which can be read once: the same row, and no pass of its own to count them */
+    assert_int_equal(run_cmd(b, sizeof b, "cat %s/m.kifu | %s estimate --kifu /dev/stdin --games 8 --est policy:k=4 "
+                                          "--worlds 1 --csv", dir, D), 0);
+    drop_times(b);
+    assert_non_null(strstr(a, b + strcspn(b, "\n") + 1));
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s/m.kifu --est guess 2>&1", D, dir), 2);
     /* more candidates than the 1,024 of before (memory taken as a sampler needs it), up to 16,384;
      * one more is a one-line error */
