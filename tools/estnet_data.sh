@@ -9,8 +9,14 @@
 # and beside each, NAME.seq: the sequence model's rows (players/estseq.h; tools/train_estseq.sh).
 # Games are never split: a game's decisions go to one file. Seeded (the self-play seeds are
 # fixed), so the same dhm makes the same records.
+# With KLEINBLAUW=PATH and DEVKIT=PATH (KleinBlauw and the organisers' sample client, built
+# outside the repository as docs/ladder.md says), train.bin also holds two fields of them
+# recorded on dhm serve by tools/teacher_corpus.sh into WORKDIR/corpus: C, 100 matches of
+# KleinBlauw x 3 + sample client x 2 (seeds 7000+), and D, 60 matches of KleinBlauw x 2 + sample
+# client + dhm policy + dhm mc (seeds 8000+); about 12 minutes, 1.3 million more decisions. The
+# programs seed themselves, so these records are kept, not remade alike.
 # Usage: tools/estnet_data.sh [DHM] [WORKDIR]   (build/dhm, train-estnet/); SCALE=small for a check.
-# About 6 minutes on one core (most of it the mc fields); about 1.1 million train decisions.
+# About 6 minutes on one core (most of it the mc fields); about 1.05 million train decisions.
 set -eu
 DHM=${1:-build/dhm}
 W=${2:-train-estnet}
@@ -39,8 +45,25 @@ for f in "$DATA"/teacher/B-*.kifu.xz; do
   [ -f "$n" ] || xz -dc "$f" > "$n"
   B="$B $n"
 done
+# the third-party fields (optional)
+X=
+if [ -n "${KLEINBLAUW:-}" ] && [ -n "${DEVKIT:-}" ]; then
+  NC=100 ND=60
+  if [ "${SCALE:-full}" = small ]; then NC=2 ND=1; fi
+  corpus() {
+    DHM=$DHM sh "$(dirname "$0")/teacher_corpus.sh" --kleinblauw "$KLEINBLAUW" --devkit "$DEVKIT" \
+      --out "$W/corpus" --quiet "$@"
+  }
+  corpus --field kleinblauw+kleinblauw+kleinblauw+devkit+devkit --name C --matches $NC --seed 7000
+  corpus --field kleinblauw+kleinblauw+devkit+policy+mc --name D --matches $ND --seed 8000
+  for f in "$W"/corpus/C-*.kifu.xz "$W"/corpus/D-*.kifu.xz; do
+    n=$W/corpus/$(basename "$f" .xz)
+    [ -f "$n" ] || xz -dc "$f" > "$n"
+    X="$X $n"
+  done
+fi
 # shellcheck disable=SC2086
-run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A
+run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X
 # shellcheck disable=SC2086
 run "$DHM" estimate --dump "$W/test.bin" --dump-seq "$W/test.seq" --game-base 1000000 $B
 run "$DHM" estimate --dump "$W/blaux5.bin" --dump-seq "$W/blaux5.seq" --game-base 2000000 "$DATA/blaux5.kifu"

@@ -18,8 +18,8 @@ global features, my hand among them, stay); not written as a dhm model.
 model FILE on the validation games and prints its tables at T = 1 and at the fitted T.
 
 Usage: train_estseq.py --train train.bin [--test NAME=FILE]... --out players/estseq.weights
-       [--seed 1] [--epochs 3] [--minutes 32] [--games 8] [--lr 0.002]
-(FILE.seq beside every FILE.bin.) Needs Debian's python3-torch; one thread.
+       [--seed 1] [--epochs 3] [--minutes 32] [--games 8] [--lr 0.002] [--threads 1]
+(FILE.seq beside every FILE.bin.) Needs Debian's python3-torch; one thread (--threads N for more).
 """
 import argparse
 import math
@@ -205,8 +205,11 @@ def main():
     ap.add_argument("--no-features", action="store_true")
     ap.add_argument("--temperature-of")
     ap.add_argument("--max-games", type=int, default=0, help="only the first N training games (a check)")
+    ap.add_argument("--threads", type=int, default=1, help="torch's threads (1; the numbers differ slightly with more)")
     a = ap.parse_args()
-    torch.set_num_threads(1)
+    if a.threads < 1:
+        sys.exit("train_estseq: --threads must be at least 1")
+    torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     if a.temperature_of:
