@@ -33,18 +33,19 @@ run() { echo "== $*" >&2; "$@"; }
   --games $N_MIXED --seed 12 --record "$W/sp-mixed.kifu" >/dev/null
 [ -f "$W/sp-mc.kifu" ] || run "$DHM" play --quiet --players mc,mc,mc,mc,mc \
   --games $N_MC --seed 13 --record "$W/sp-mc.kifu" >/dev/null
+# unpack DIR FILE.kifu.xz...: each decompressed into DIR (unless there already); prints their names
+unpack() {
+  d=$1
+  shift
+  for f; do
+    n=$d/$(basename "$f" .xz)
+    [ -f "$n" ] || xz -dc "$f" > "$n"
+    printf ' %s' "$n"
+  done
+}
 # the teacher matches: A-* for training, B-* held out
-A= B=
-for f in "$DATA"/teacher/A-*.kifu.xz; do
-  n=$W/$(basename "$f" .xz)
-  [ -f "$n" ] || xz -dc "$f" > "$n"
-  A="$A $n"
-done
-for f in "$DATA"/teacher/B-*.kifu.xz; do
-  n=$W/$(basename "$f" .xz)
-  [ -f "$n" ] || xz -dc "$f" > "$n"
-  B="$B $n"
-done
+A=$(unpack "$W" "$DATA"/teacher/A-*.kifu.xz)
+B=$(unpack "$W" "$DATA"/teacher/B-*.kifu.xz)
 # the third-party fields (optional)
 X=
 if [ -n "${KLEINBLAUW:-}" ] && [ -n "${DEVKIT:-}" ]; then
@@ -56,11 +57,7 @@ if [ -n "${KLEINBLAUW:-}" ] && [ -n "${DEVKIT:-}" ]; then
   }
   corpus --field kleinblauw+kleinblauw+kleinblauw+devkit+devkit --name C --matches $NC --seed 7000
   corpus --field kleinblauw+kleinblauw+devkit+policy+mc --name D --matches $ND --seed 8000
-  for f in "$W"/corpus/C-*.kifu.xz "$W"/corpus/D-*.kifu.xz; do
-    n=$W/corpus/$(basename "$f" .xz)
-    [ -f "$n" ] || xz -dc "$f" > "$n"
-    X="$X $n"
-  done
+  X=$(unpack "$W/corpus" "$W"/corpus/C-*.kifu.xz "$W"/corpus/D-*.kifu.xz)
 fi
 # shellcheck disable=SC2086
 run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X
