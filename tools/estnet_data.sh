@@ -14,7 +14,9 @@
 # recorded on dhm serve by tools/teacher_corpus.sh into WORKDIR/corpus: C, 100 matches of
 # KleinBlauw x 3 + sample client x 2 (seeds 7000+), and D, 60 matches of KleinBlauw x 2 + sample
 # client + dhm policy + dhm mc (seeds 8000+); about 12 minutes, 1.3 million more decisions. The
-# programs seed themselves, so these records are kept, not remade alike.
+# programs seed themselves, so these records are kept, not remade alike. With BLAUWEREGEN=PATH as
+# well (the 2017 champion built with 250 simulations a decision), also E: 25 matches of it x 3 +
+# KleinBlauw + the sample client (seeds 9000+; about 50 minutes, 0.2 million more decisions).
 # Usage: tools/estnet_data.sh [DHM] [WORKDIR]   (build/dhm, train-estnet/); SCALE=small for a check.
 # About 6 minutes on one core (most of it the mc fields); about 1.05 million train decisions.
 set -eu
@@ -58,9 +60,36 @@ if [ -n "${KLEINBLAUW:-}" ] && [ -n "${DEVKIT:-}" ]; then
   corpus --field kleinblauw+kleinblauw+kleinblauw+devkit+devkit --name C --matches $NC --seed 7000
   corpus --field kleinblauw+kleinblauw+devkit+policy+mc --name D --matches $ND --seed 8000
   X=$(unpack "$W/corpus" "$W"/corpus/C-*.kifu.xz "$W"/corpus/D-*.kifu.xz)
+  # with BLAUWEREGEN=PATH too (the champion built with 250 simulations a decision,
+  # FIXED_N_PLAYOUTS, docs/ladder.md): E, 25 matches of it x 3 + KleinBlauw + the sample client
+  if [ -n "${BLAUWEREGEN:-}" ]; then
+    NE=25
+    if [ "${SCALE:-full}" = small ]; then NE=1; fi
+    DHM=$DHM sh "$(dirname "$0")/teacher_corpus.sh" --blauweregen "$BLAUWEREGEN" --kleinblauw "$KLEINBLAUW" \
+      --devkit "$DEVKIT" --out "$W/corpus" --quiet --field blauweregen+blauweregen+blauweregen+kleinblauw+devkit \
+      --name E --matches $NE --seed 9000
+    X="$X$(unpack "$W/corpus" "$W"/corpus/E-*.kifu.xz)"
+  fi
 fi
 # shellcheck disable=SC2086
 run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X
 # shellcheck disable=SC2086
 run "$DHM" estimate --dump "$W/test.bin" --dump-seq "$W/test.seq" --game-base 1000000 $B
 run "$DHM" estimate --dump "$W/blaux5.bin" --dump-seq "$W/blaux5.seq" --game-base 2000000 "$DATA/blaux5.kifu"
+# MORE=1: also more.bin, the feature model's larger set (tools/train_estnet.sh): train.bin's games,
+# then 43,000 more of self-play (30,000 of five policy; 10,000 of policy, policy:temp=1,
+# policy:temp=0.5, simple and the fast policy; 3,000 of mc:sims=300, mc, policy, mc:sims=300,
+# policy; seeds 14-16; about 3 minutes); 5.95 million decisions, 5.2 GB
+if [ "${MORE:-0}" = 1 ]; then
+  N_P2=30000 N_V=10000 N_M2=3000
+  if [ "${SCALE:-full}" = small ]; then N_P2=100 N_V=40 N_M2=10; fi
+  [ -f "$W/sp-policy2.kifu" ] || run "$DHM" play --quiet --players policy,policy,policy,policy,policy \
+    --games $N_P2 --seed 14 --record "$W/sp-policy2.kifu" >/dev/null
+  [ -f "$W/sp-varied.kifu" ] || run "$DHM" play --quiet --players policy,policy:temp=1,policy:temp=0.5,simple,policy:model=fast \
+    --games $N_V --seed 15 --record "$W/sp-varied.kifu" >/dev/null
+  [ -f "$W/sp-mc2.kifu" ] || run "$DHM" play --quiet --players mc:sims=300,mc,policy,mc:sims=300,policy \
+    --games $N_M2 --seed 16 --record "$W/sp-mc2.kifu" >/dev/null
+  # shellcheck disable=SC2086
+  run "$DHM" estimate --dump "$W/more.bin" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X \
+    "$W/sp-policy2.kifu" "$W/sp-varied.kifu" "$W/sp-mc2.kifu"
+fi

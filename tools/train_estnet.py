@@ -10,8 +10,8 @@ guessed. Validation: 1 game in 20 of the training file (whole games). On every t
 prints the log-loss (nats per card), the top-1 accuracy per card and a calibration table.
 
 Usage: train_estnet.py --train train.bin [--test NAME=FILE]... --out players/estnet.weights
-       [--seed 1] [--epochs 4] [--minutes 18] [--batch 512] [--lr 0.002]
-Needs Debian's python3-torch; one thread (torch.set_num_threads(1)).
+       [--seed 1] [--epochs 4] [--minutes 18] [--batch 512] [--lr 0.002] [--threads 1]
+Needs Debian's python3-torch; one thread (--threads N for more).
 """
 import argparse
 import math
@@ -163,8 +163,11 @@ def main():
     ap.add_argument("--minutes", type=float, default=18)
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=0.002)
+    ap.add_argument("--threads", type=int, default=1, help="torch's threads (1; the numbers differ slightly with more)")
     a = ap.parse_args()
-    torch.set_num_threads(1)
+    if a.threads < 1:
+        sys.exit("train_estnet: --threads must be at least 1")
+    torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     rec = load(a.train)
