@@ -79,7 +79,8 @@ run "$DHM" estimate --dump "$W/blaux5.bin" --dump-seq "$W/blaux5.seq" --game-bas
 # MORE=1: also more.bin, the feature model's larger set (tools/train_estnet.sh): train.bin's games,
 # then 43,000 more of self-play (30,000 of five policy; 10,000 of policy, policy:temp=1,
 # policy:temp=0.5, simple and the fast policy; 3,000 of mc:sims=300, mc, policy, mc:sims=300,
-# policy; seeds 14-16; about 3 minutes); 5.95 million decisions, 5.2 GB
+# policy; seeds 14-16; about 3 minutes); 5.95 million decisions, 5.2 GB (and more.seq, 1 GB,
+# the sequence model's rows of the same games)
 if [ "${MORE:-0}" = 1 ]; then
   N_P2=30000 N_V=10000 N_M2=3000
   if [ "${SCALE:-full}" = small ]; then N_P2=100 N_V=40 N_M2=10; fi
@@ -90,6 +91,6 @@ if [ "${MORE:-0}" = 1 ]; then
   [ -f "$W/sp-mc2.kifu" ] || run "$DHM" play --quiet --players mc:sims=300,mc,policy,mc:sims=300,policy \
     --games $N_M2 --seed 16 --record "$W/sp-mc2.kifu" >/dev/null
   # shellcheck disable=SC2086
-  run "$DHM" estimate --dump "$W/more.bin" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X \
+  run "$DHM" estimate --dump "$W/more.bin" --dump-seq "$W/more.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X \
     "$W/sp-policy2.kifu" "$W/sp-varied.kifu" "$W/sp-mc2.kifu"
 fi
