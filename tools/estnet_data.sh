@@ -16,7 +16,7 @@
 # client + dhm policy + dhm mc (seeds 8000+); about 12 minutes, 1.3 million more decisions. The
 # programs seed themselves, so these records are kept, not remade alike. With BLAUWEREGEN=PATH as
 # well (the 2017 champion built with 250 simulations a decision), also E: 25 matches of it x 3 +
-# KleinBlauw + the sample client (seeds 9000+; about 50 minutes, 0.2 million more decisions).
+# KleinBlauw + the sample client (seeds 9000+; about 40 minutes, 0.2 million more decisions).
 # Usage: tools/estnet_data.sh [DHM] [WORKDIR]   (build/dhm, train-estnet/); SCALE=small for a check.
 # About 6 minutes on one core (most of it the mc fields); about 1.05 million train decisions.
 set -eu
