@@ -65,14 +65,15 @@ if [ -n "${KLEINBLAUW:-}" ] && [ -n "${DEVKIT:-}" ]; then
   if [ -n "${BLAUWEREGEN:-}" ]; then
     NE=25
     if [ "${SCALE:-full}" = small ]; then NE=1; fi
-    DHM=$DHM sh "$(dirname "$0")/teacher_corpus.sh" --blauweregen "$BLAUWEREGEN" --kleinblauw "$KLEINBLAUW" \
-      --devkit "$DEVKIT" --out "$W/corpus" --quiet --field blauweregen+blauweregen+blauweregen+kleinblauw+devkit \
+    corpus --blauweregen "$BLAUWEREGEN" --field blauweregen+blauweregen+blauweregen+kleinblauw+devkit \
       --name E --matches $NE --seed 9000
     X="$X$(unpack "$W/corpus" "$W"/corpus/E-*.kifu.xz)"
   fi
 fi
+# the training games, in this order (more.bin below starts with them)
+T="$W/sp-policy.kifu $W/sp-mixed.kifu $W/sp-mc.kifu $A $X"
 # shellcheck disable=SC2086
-run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X
+run "$DHM" estimate --dump "$W/train.bin" --dump-seq "$W/train.seq" $T
 # shellcheck disable=SC2086
 run "$DHM" estimate --dump "$W/test.bin" --dump-seq "$W/test.seq" --game-base 1000000 $B
 run "$DHM" estimate --dump "$W/blaux5.bin" --dump-seq "$W/blaux5.seq" --game-base 2000000 "$DATA/blaux5.kifu"
@@ -91,6 +92,6 @@ if [ "${MORE:-0}" = 1 ]; then
   [ -f "$W/sp-mc2.kifu" ] || run "$DHM" play --quiet --players mc:sims=300,mc,policy,mc:sims=300,policy \
     --games $N_M2 --seed 16 --record "$W/sp-mc2.kifu" >/dev/null
   # shellcheck disable=SC2086
-  run "$DHM" estimate --dump "$W/more.bin" --dump-seq "$W/more.seq" "$W/sp-policy.kifu" "$W/sp-mixed.kifu" "$W/sp-mc.kifu" $A $X \
+  run "$DHM" estimate --dump "$W/more.bin" --dump-seq "$W/more.seq" $T \
     "$W/sp-policy2.kifu" "$W/sp-varied.kifu" "$W/sp-mc2.kifu"
 fi
