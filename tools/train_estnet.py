@@ -30,11 +30,19 @@ DT = np.dtype([("game", "<u4"), ("g", "<u2", (GW,)), ("o", "<u2", (4, OW)), ("ow
 MAGIC = b"DHMESTN1"
 
 
+def read_records(path, magic, what, prog="train_estnet"):
+    """The bytes after a record file's magic; a missing, unreadable or foreign file is a one-line exit."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(8) != magic:
+                sys.exit(f"{prog}: {path}: not a {what}")
+            return np.frombuffer(f.read(), dtype=np.uint8)
+    except OSError as e:
+        sys.exit(f"{prog}: {path}: {e.strerror}")
+
+
 def load(path):
-    with open(path, "rb") as f:
-        if f.read(8) != MAGIC:
-            sys.exit(f"train_estnet: {path}: not a dhm estnet record file (dhm estimate --dump)")
-        raw = np.frombuffer(f.read(), dtype=np.uint8)
+    raw = read_records(path, MAGIC, "dhm estnet record file (dhm estimate --dump)")
     if raw.size % DT.itemsize:
         sys.exit(f"train_estnet: {path}: truncated ({raw.size} bytes is not a whole number of records)")
     return raw.view(DT)

@@ -47,10 +47,7 @@ class Data:
     def __init__(self, path):
         self.rec = fe.load(path)
         spath = path[:-4] + ".seq" if path.endswith(".bin") else path + ".seq"
-        with open(spath, "rb") as f:
-            if f.read(8) != SMAGIC:
-                sys.exit(f"train_estseq: {spath}: not a dhm estseq record file (dhm estimate --dump-seq)")
-            raw = np.frombuffer(f.read(), dtype=np.uint8)
+        raw = fe.read_records(spath, SMAGIC, "dhm estseq record file (dhm estimate --dump-seq)", "train_estseq")
         if raw.size % ROW.itemsize:
             sys.exit(f"train_estseq: {spath}: truncated")
         rows = raw.view(ROW)
