@@ -8,6 +8,7 @@
 
 #include "core/rng.h"
 #include "game/workers.h"
+#include "players/devkit.h"
 #include "players/mc.h"
 #include "players/endgame.h"
 #include "players/players.h"
@@ -665,7 +666,8 @@ static int rl_pick(RlModel m, const GameState *g, const int8_t cls[NPLAYERS], co
     return k;
 }
 
-/* Plays game `index`: learners sample from w at temp; `simple` opponents play the rule. */
+/* Plays game `index`: learners sample from w at temp; rule-based opponents (`simple` or
+ * `devkit`) play their rule. */
 static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
 {
     Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)index));
@@ -738,7 +740,7 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
             } else if (opp[rich].fast || opp[rich].rich) {
                 give = policy_pick_gift_w(rl_exch(opp[rich]), hand[rich], 2 - c, 0, &r);
             } else {
-                give = cards_weakest(hand[rich], 2 - c);
+                give = o->rule_devkit ? devkit_gift(hand[rich], 2 - c) : cards_weakest(hand[rich], 2 - c);
             }
             game_give_from_rich(rich, 2 - c, give, cls, hand, changed);
         }
@@ -746,6 +748,8 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
     GameState g;
     state_init(&g, hand, seat, game_first_player(hand));
     Move mv[MOVEGEN_MAX];
+    DevkitSeen dk;
+    devkit_seen_game_start(&dk);
     if (!exchange)
         for (int p = 0; p < NPLAYERS; p++)
             cls[p] = -1;
@@ -759,13 +763,20 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
             } else if (opp[p].fast || opp[p].rich) {
                 k = rl_pick(opp[p], &g, cls, mv, n, 0, &r, NULL);
             } else {
-                Move m = simple_choose(mv, n, g.rev);
+                Move m = o->rule_devkit ? devkit_choose(&dk, g.hand[p], g.table, g.rev, g.lock)
+                                        : simple_choose(mv, n, g.rev);
                 for (k = 0; k < n && !move_eq(mv[k], m); k++)
                     ;
+                if (k == n) /* not a legal move: the server plays a pass */
+                    for (k = 0; k < n && mv[k].type != MOVE_PASS; k++)
+                        ;
             }
         }
-        if (state_apply(&g, mv[k]) & EV_STALEMATE)
+        const Move played = mv[k];
+        if (state_apply(&g, played) & EV_STALEMATE)
             state_finish_stalemate(&g, &r);
+        if (o->rule_devkit)
+            devkit_seen_move(&dk, played, g.table, g.rev, g.lock);
     }
     state_classes(&g, out->cls);
     return 0;

@@ -119,7 +119,8 @@ typedef struct RlOpts {
     int batch;      /* games per update (512) */
     double lr;      /* Adam step (0.003) */
     double temp;    /* the learner's sampling temperature (1) */
-    double vs_simple; /* share of games with one learner among four `simple` players (0.5) */
+    double vs_simple; /* share of games with one learner among four rule-based players (0.5) */
+    int rule_devkit;  /* those players: `simple` (0) or `devkit`, the organisers' sample client (1) */
     double vs_league; /* share of games with one learner among four league players (0): each seat a
                        * member of `league` drawn at random, playing its first choice; the rest of the
                        * games are self-play, every seat a learner */

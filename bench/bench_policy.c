@@ -18,25 +18,56 @@
 #include "analysis/games.h"
 #include "bench.h"
 #include "game/game.h"
+#include "players/devkit.h"
 #include "players/endgame.h"
 #include "players/policy.h"
 
 typedef struct Playouts {
     const PolicyWeights *w;
     Rng rng;
-    long plies;
+    long plies, games;
 } Playouts;
+
+/* A fresh deal (the k-th of a batch: the dealer rotates), at its first play. */
+static void fresh_game(Playouts *p, int k, GameState *g)
+{
+    Cards hand[NPLAYERS];
+    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    game_deal(seat, k % 5, &p->rng, hand);
+    state_init(g, hand, seat, game_first_player(hand));
+}
 
 static __attribute__((noinline)) long playout_batch(void *arg)
 {
     Playouts *p = arg;
     for (int k = 0; k < 200; k++) {
-        Cards hand[NPLAYERS];
-        uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
-        game_deal(seat, k % 5, &p->rng, hand);
         GameState g;
-        state_init(&g, hand, seat, game_first_player(hand));
+        fresh_game(p, k, &g);
         p->plies += policy_playout(p->w, &g, &p->rng, 1.0);
+    }
+    return 200;
+}
+
+/* Whole games of five `devkit` seats (the sample client's rule; the playouts of mc:odevkit). */
+static __attribute__((noinline)) long devkit_batch(void *arg)
+{
+    Playouts *p = arg;
+    for (int k = 0; k < 200; k++) {
+        GameState g;
+        fresh_game(p, k, &g);
+        DevkitSeen s;
+        memset(&s, 0, sizeof s);
+        devkit_seen_game_start(&s);
+        while (!g.over) {
+            Move m = devkit_choose(&s, g.hand[g.turn], g.table, g.rev, g.lock);
+            if (!state_is_legal(&g, m))
+                m = move_pass();
+            if (state_apply(&g, m) & EV_STALEMATE)
+                state_finish_stalemate(&g, &p->rng);
+            devkit_seen_move(&s, m, g.table, g.rev, g.lock);
+            p->plies++;
+        }
+        p->games++;
     }
     return 200;
 }
@@ -133,6 +164,11 @@ int main(int argc, char **argv)
     } else {
         double rate = bench_best_rate(playout_batch, &p, 5, 0.4);
         bench_report("policy_playouts_fresh_deal_builtin_weights", rate, "playouts/s");
+        static Playouts d;
+        d.rng = rng_seed(5);
+        rate = bench_best_rate(devkit_batch, &d, 5, 0.4);
+        bench_report("devkit_games_fresh_deal", rate, "games/s");
+        bench_report("devkit_ns_per_move", 1e9 / (rate * (double)d.plies / (double)d.games), "ns");
     }
 
     const char *path = bench_shared("data/blaux5.kifu");

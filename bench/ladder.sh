@@ -358,7 +358,10 @@ run_field() {
   if [ "$SERVER" = dhm ]; then
     start server "$W/scratch" "\"$DHM\" serve --port 0 --bind $HOST --seats '$SERVE_SEATS' --games $n --seed $SEED $INDEP_OPT --move-timeout $TIMEOUT --wait 120000 --json --record \"$W/games.kifu\" >\"$W/server.json\""
     SPID=$LAST
-    wait_for "$W/server.err" 'listening on' 1 30 "$SPID" || { field_fail "dhm serve did not start"; return; }
+    wait_for "$W/server.err" 'listening on' 1 30 "$SPID" || {
+      field_fail "dhm serve did not start: $(tail -n 1 "$W/server.err" 2>/dev/null) (it runs in $W/scratch: name files in specs by absolute paths)"
+      return
+    }
     PORT=$(sed -n 's/.*listening on .*:\([0-9][0-9]*\)$/\1/p' "$W/server.err" | head -n 1)
     games_so_far() { grep -c '^game ' "$W/server.err"; }
   else

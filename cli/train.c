@@ -59,9 +59,11 @@ static void usage(FILE *f)
             "                     batch's mean for that kind of game; games are one learner among four\n"
             "                     simple players, one learner among four league players, or self-play\n"
             "                     (0 = none; the records are then optional)\n"
-            "  --rl-batch B --rl-lr X --rl-temp T --rl-vs-simple F\n"
+            "  --rl-batch B --rl-lr X --rl-temp T --rl-vs-simple F --rl-rule simple|devkit\n"
             "                     games per update (512), Adam step (0.003), the learner's sampling\n"
-            "                     temperature (1), the share of games against simple (0.5)\n"
+            "                     temperature (1), the share of games against four rule-based players\n"
+            "                     (0.5), and which rule: simple (default) or devkit, the organisers'\n"
+            "                     sample client\n"
             "  --rl-league W1,W2,...  weights files of the league: in a league game each other seat\n"
             "                     plays one of them (drawn at random), its first choice (up to 16)\n"
             "  --rl-vs-league F   the share of games against the league (0; the rest is self-play)\n"
@@ -149,6 +151,8 @@ static void on_teacher(void *ctx, long games, long total)
     progress_update(ctx, games, " games valued by the teacher");
 }
 
+static const char *rl_rule = "simple"; /* --rl-rule, for the progress line */
+
 static void on_rl(void *ctx, long games, long total, double vs_simple, double vs_league, double self)
 {
     Progress *p = ctx;
@@ -157,7 +161,7 @@ static void on_rl(void *ctx, long games, long total, double vs_simple, double vs
     (void)total;
     (void)self;
     if (vs_simple == vs_simple)
-        k += (size_t)snprintf(extra + k, sizeof extra - k, " against simple %.3f", vs_simple);
+        k += (size_t)snprintf(extra + k, sizeof extra - k, " against %s %.3f", rl_rule, vs_simple);
     if (vs_league == vs_league)
         snprintf(extra + k, sizeof extra - k, " against the league %.3f", vs_league);
     progress_update(p, games, extra);
@@ -349,7 +353,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -360,7 +364,7 @@ static int train_policy(int argc, char **argv)
         {"json", no_argument, 0, O_JSON},           {"quiet", no_argument, 0, O_QUIET},
         {"rl-games", required_argument, 0, O_RLG},  {"rl-batch", required_argument, 0, O_RLB},
         {"rl-lr", required_argument, 0, O_RLLR},    {"rl-temp", required_argument, 0, O_RLT},
-        {"rl-vs-simple", required_argument, 0, O_RLS}, {"rl-league", required_argument, 0, O_RLLG},
+        {"rl-vs-simple", required_argument, 0, O_RLS}, {"rl-rule", required_argument, 0, O_RLRULE}, {"rl-league", required_argument, 0, O_RLLG},
         {"rl-vs-league", required_argument, 0, O_RLVL}, {"rl-reward", required_argument, 0, O_RLRW},
         {"teacher-games", required_argument, 0, O_TG}, {"teacher", required_argument, 0, O_TS},
         {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
@@ -410,6 +414,12 @@ static int train_policy(int argc, char **argv)
         case O_RLLR: if (cli_double(cmd, "--rl-lr", optarg, 1e-9, 10, &rl.lr)) return 2; break;
         case O_RLT: if (cli_double(cmd, "--rl-temp", optarg, 0.01, 100, &rl.temp)) return 2; break;
         case O_RLS: if (cli_double(cmd, "--rl-vs-simple", optarg, 0, 1, &rl.vs_simple)) return 2; break;
+        case O_RLRULE:
+            if (strcmp(optarg, "simple") && strcmp(optarg, "devkit"))
+                return cli_fail(cmd, "--rl-rule: '%s' is not simple or devkit", optarg);
+            rl.rule_devkit = !strcmp(optarg, "devkit");
+            rl_rule = rl.rule_devkit ? "devkit" : "simple";
+            break;
         case O_RLLG: league = optarg; break;
         case O_TG: if (cli_long(cmd, "--teacher-games", optarg, 0, 100000000, &tch.games)) return 2; break;
         case O_TS: tch.teacher = optarg; break;

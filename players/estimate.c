@@ -2,6 +2,7 @@
 #include "players/estimate.h"
 
 #include "game/textfile.h"
+#include "players/devkit.h"
 #include "players/estnet.h"
 #include "players/estseq.h"
 #include "players/gift.h"
@@ -389,6 +390,15 @@ static void orders_init(void)
 
 double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w, const RichWeights *rw)
 {
+    return est_history_loglik_dk(v, hand, w, rw, 0, NULL);
+}
+
+double est_history_loglik_dk(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
+                             const RichWeights *rw, unsigned dkmask, const DevkitSeen *dk0)
+{
+    DevkitSeen dk;
+    if (dkmask)
+        dk = *dk0;
     Cards init[NPLAYERS];
     memcpy(init, hand, sizeof init);
     for (int i = 0; i < v->nplays; i++)
@@ -408,7 +418,13 @@ double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const Po
                     at = j;
             if (at < 0)
                 return -INFINITY; /* this world cannot have made that play */
-            if (n >= 2) {
+            if ((dkmask >> g.turn) & 1) {
+                Move d = devkit_choose(&dk, g.hand[g.turn], g.table, g.rev, g.lock);
+                if (!state_is_legal(&g, d))
+                    d = move_pass();
+                if (!move_eq(d, m))
+                    ll += log(EST_DEVKIT_MISS);
+            } else if (n >= 2) {
                 if (rw) {
                     RichCtx c;
                     rich_ctx_state(&c, &g, v->cls);
@@ -428,6 +444,8 @@ double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const Po
         }
         if (state_apply(&g, m) & EV_STALEMATE)
             break;
+        if (dkmask)
+            devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
     }
     return ll;
 }
@@ -821,7 +839,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
         est_sample(&base, k, rng, s->pool[i]);
-        ll[i] = o->beta * est_history_loglik(v, s->pool[i], o->pw, o->rw) +
+        ll[i] = o->beta * est_history_loglik_dk(v, s->pool[i], o->pw, o->rw, s->dkmask, s->dkstart) +
                 (o->exch ? est_exchange_loglik(v, s->pool[i], o->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
     }
@@ -1073,7 +1091,7 @@ static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards
             sample_bounded(&base, k, s->v, rng, prop[i]);
         else
             est_sample(&base, k, rng, prop[i]);
-        ll[i] = s->beta * est_history_loglik(s->v, prop[i], s->pw, s->rw) +
+        ll[i] = s->beta * est_history_loglik_dk(s->v, prop[i], s->pw, s->rw, s->dkmask, s->dkstart) +
                 (s->exch ? est_exchange_loglik(s->v, prop[i], s->exch) : 0);
         mx = ll[i] > mx ? ll[i] : mx;
     }

@@ -161,6 +161,8 @@ typedef struct EstSampler {
     const InfoSet *v;               /* ... whose plays are scored (set by est_prepare; must outlive the draws) */
     const PolicyWeights *pw;
     const struct RichWeights *rw;
+    unsigned dkmask;                /* ... these players' plays scored by the sample client's rule instead */
+    const struct DevkitSeen *dkstart; /* ... what that client had read at the game's start (set by the caller) */
 } EstSampler;
 
 struct EstOptions;
@@ -172,6 +174,12 @@ void est_sampler_free(EstSampler *s);
  * is not NULL, else w), if their hands now are hand[] (exported for tests). */
 double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
                           const struct RichWeights *rw);
+/* The same, with the plays of the players in dkmask scored by the sample client's rule
+ * (players/devkit.h; dk: what it had read at the game's start): log 1 where the rule makes the
+ * recorded play, log EST_DEVKIT_MISS where it does not. */
+#define EST_DEVKIT_MISS 1e-4
+double est_history_loglik_dk(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
+                             const struct RichWeights *rw, unsigned dkmask, const struct DevkitSeen *dk);
 /* The log of how likely the exchange made these hands (hand[]: now), up to a constant. mode 2:
  * the number of ways the server's taking of the poor's strongest cards fits them (exact for the
  * rich player's own pair; for a pair it is not in, the gift is assumed not to be the poor's

@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "game/game.h"
+#include "players/devkit.h"
 #include "players/endgame.h"
 #include "players/gift.h"
 #include "players/players.h"
@@ -109,6 +110,10 @@ typedef struct Mc {
     long mate_cards;              /* ... in hands of at most this many cards */
     long nworlds;                 /* worlds=N: distinct worlds a decision, then reused (0: every one new) */
     long mate_hands;              /* mate-hands=1: the playouts' certain wins read each hand apart */
+    long odevkit;                 /* odevkit=1|auto (2): opponents play the sample client's rule in the playouts */
+    unsigned devkit_mask;         /* ... which: every opponent (1), or those found to play it (auto) */
+    long dk_dec[NPLAYERS], dk_miss[NPLAYERS]; /* auto: each opponent's decisions checked, and missed */
+    DevkitSeen dks, dks_start;    /* what that client has read from the table so far; at game start */
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
     long games;
@@ -222,12 +227,23 @@ static int decided(const Mc *mc, const GameState *g, int me)
 /* A policy playout from g for player `me`, stopping as soon as me's class is known: me goes
  * out, me has a certain win (it goes out next), or two players remain and the exact solver
  * decides which of them goes out first. */
-static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *legal)
+static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *legal, DevkitSeen *dk)
 {
     Move mv[MOVEGEN_MAX];
     PolicyCtx c;
     while (!g->over && !decided(mc, g, me)) {
         const int p = g->turn;
+        if (dk && ((mc->devkit_mask >> p) & 1)) { /* odevkit: it answers as the sample client does */
+            Move m = devkit_choose(dk, g->hand[p], g->table, g->rev, g->lock);
+            if (legal)
+                *legal += state_moves(g, mv);
+            if (!state_is_legal(g, m))
+                m = move_pass();
+            if (state_apply(g, m) & EV_STALEMATE)
+                state_finish_stalemate(g, rng);
+            devkit_seen_move(dk, m, g->table, g->rev, g->lock);
+            continue;
+        }
         if ((p == me ? mc->pmates >= PMATES_OWN : mc->pmates == PMATES_ALL) && cards_count(g->hand[p]) <= mc->mate_cards) {
             Move first;
             if (mc->mate_hands ? endgame_sure_win_hands(g, &first) : endgame_sure_win_state(g, &first)) {
@@ -237,10 +253,12 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
                 }
                 if (state_apply(g, first) & EV_STALEMATE) /* an opponent plays its chain, as it would */
                     state_finish_stalemate(g, rng);
+                if (dk)
+                    devkit_seen_move(dk, first, g->table, g->rev, g->lock);
                 continue;
             }
         }
-        if (mc->pendgame > 0 && g->nout == NPLAYERS - 2) {
+        if (mc->pendgame > 0 && g->nout == NPLAYERS - 2 && !dk) {
             int r = endgame_solve2(g, mc->pendgame, &mc->tt, NULL, NULL);
             if (r >= 0) {
                 int other = 0;
@@ -276,14 +294,17 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
         }
         if (state_apply(g, mv[k]) & EV_STALEMATE)
             state_finish_stalemate(g, rng);
+        if (dk)
+            devkit_seen_move(dk, mv[k], g->table, g->rev, g->lock);
     }
 }
 
-/* Plays g out for `me` with the configured policy; returns me's reward. */
-static double playout(Mc *mc, GameState *g, Rng *rng, int me, long *legal)
+/* Plays g out for `me` with the configured policy; returns me's reward. dk: with odevkit, what
+ * the sample client has read from the table at g (updated as the playout goes). */
+static double playout(Mc *mc, GameState *g, Rng *rng, int me, long *legal, DevkitSeen *dk)
 {
     if (mc->playout != PLAYOUT_SIMPLE)
-        policy_playout_for(mc, g, rng, me, legal);
+        policy_playout_for(mc, g, rng, me, legal, mc->devkit_mask ? dk : NULL);
     else
         mc_playout(g, rng, mc->eps, legal);
     return reward_of(mc, class_of(g, me));
@@ -447,6 +468,8 @@ static int prepare_worlds(Mc *mc, const InfoSet *v, const int count[NPLAYERS])
     if (est_known(v, count, &mc->ek))
         return -1;
     Rng r = rng_seed(rng_derive(mc->rng.s, 0x65737469 /* "esti" */, (uint64_t)v->nplays));
+    mc->es.dkmask = mc->devkit_mask; /* odevkit: those players' plays weigh the worlds by its rule */
+    mc->es.dkstart = &mc->dks_start;
     est_prepare(&mc->es, &mc->eo, v, &mc->ek, &r);
     mc->es.truth = mc->have_truth && mc->eo.kind == EST_ORACLE ? mc->truth : NULL;
     return 0;
@@ -502,9 +525,13 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
         return 0;
     infoset_to_state(c->v, hand, &g);
     Rng r = mc->crn ? sim_rng(mc, j, 0x706c6179 /* "play" */) : mc->rng;
-    if (state_apply(&g, mc->moves[mc->arm_move[arm]]) & EV_STALEMATE)
+    const Move m = mc->moves[mc->arm_move[arm]];
+    if (state_apply(&g, m) & EV_STALEMATE)
         state_finish_stalemate(&g, &r);
-    double reward = playout(mc, &g, &r, c->v->me, legal);
+    DevkitSeen dk = mc->dks;
+    if (mc->odevkit)
+        devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
+    double reward = playout(mc, &g, &r, c->v->me, legal, &dk);
     if (!mc->crn)
         mc->rng = r;
     return reward;
@@ -631,7 +658,8 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     hand[v->me] &= ~give;
     hand[c->partner] |= give;
     if (c->other_rich >= 0 && c->other_poor >= 0) { /* the fugo still gives */
-        Cards g1 = mc->gift                       ? gift_pick(mc->gift, hand[c->other_rich], 1, 0, NULL)
+        Cards g1 = (mc->devkit_mask >> c->other_rich) & 1 ? devkit_gift(hand[c->other_rich], 1)
+                   : mc->gift                     ? gift_pick(mc->gift, hand[c->other_rich], 1, 0, NULL)
                    : mc->playout != PLAYOUT_SIMPLE ? policy_pick_gift(&mc->w, hand[c->other_rich], 1, 0, NULL)
                                                    : cards_weakest(hand[c->other_rich], 1);
         hand[c->other_rich] &= ~g1;
@@ -640,7 +668,9 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     GameState g;
     state_init(&g, hand, v->seat, game_first_player(hand));
     Rng r = mc->crn ? sim_rng(mc, j, 0x65786368 /* "exch" */) : mc->rng;
-    double reward = playout(mc, &g, &r, v->me, legal);
+    DevkitSeen dk = mc->dks;
+    devkit_seen_game_start(&dk);
+    double reward = playout(mc, &g, &r, v->me, legal, &dk);
     if (!mc->crn)
         mc->rng = r;
     return reward;
@@ -792,9 +822,68 @@ static int choose_inner(const Mc *mc)
     return best;
 }
 
+static void mc_observe(Player *self, const InfoSet *v, int who, Move m)
+{
+    (void)who;
+    Mc *mc = self->impl;
+    devkit_seen_move(&mc->dks, m, v->table, v->rev, v->lock);
+}
+
+/* odevkit=auto, after a game: every card of a game ends up played or in the last hand, so each
+ * opponent's hand after the exchange is known, and its every decision can be checked against
+ * the sample client's. An opponent whose checked decisions (at least 30) all but 1% agree is
+ * played as the client in the playouts from then on. Games ended by a stalemate are skipped. */
+static void devkit_learn(Mc *mc, const InfoSet *v)
+{
+    Cards hand[NPLAYERS] = {0}, seen = 0;
+    for (int i = 0; i < v->nplays; i++) {
+        const Cards c = move_cards(v->plays[i].move);
+        hand[v->plays[i].player] |= c;
+        seen |= c;
+    }
+    int short_of = -1;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (cards_count(hand[p]) != v->start_ncards[p]) {
+            if (short_of >= 0)
+                return; /* two hands unfinished: a stalemate */
+            short_of = p;
+        }
+    if (short_of >= 0)
+        hand[short_of] |= CARDS_ALL & ~seen;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (cards_count(hand[p]) != v->start_ncards[p])
+            return;
+    GameState g;
+    state_init(&g, hand, v->seat, v->first);
+    DevkitSeen dk = mc->dks_start;
+    for (int i = 0; i < v->nplays && !g.over; i++) {
+        const int p = v->plays[i].player;
+        const Move m = v->plays[i].move;
+        if (p != g.turn || !state_is_legal(&g, m))
+            return; /* not the game the engine played: learn nothing from it */
+        if (p != v->me) {
+            Move d = devkit_choose(&dk, g.hand[p], g.table, g.rev, g.lock);
+            if (!state_is_legal(&g, d))
+                d = move_pass();
+            mc->dk_dec[p]++;
+            mc->dk_miss[p] += !move_eq(d, m);
+        }
+        state_apply(&g, m);
+        devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
+    }
+    mc->devkit_mask = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != v->me && mc->dk_dec[p] >= 30 && mc->dk_miss[p] * 100 <= mc->dk_dec[p])
+            mc->devkit_mask |= 1u << p;
+}
+
 static void mc_game_start(Player *self, const InfoSet *v)
 {
     Mc *mc = self->impl;
+    devkit_seen_game_start(&mc->dks);
+    mc->dks_start = mc->dks;
+    if (mc->odevkit == 1)
+        mc->devkit_mask = 31u & ~(1u << v->me);
     set_rewards(mc, v->game);
     if (!mc->choice)
         return;
@@ -806,6 +895,8 @@ static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
 {
     Mc *mc = self->impl;
     mc->games++;
+    if (mc->odevkit == 2)
+        devkit_learn(mc, v);
     if (mc->model)
         oppmodel_learn(&mc->om, v);
     if (mc->omodel)
@@ -855,6 +946,21 @@ static void mc_report(Player *self, FILE *out)
     if (mc->acc_worlds)
         fprintf(out, ", \"est_worlds\": %ld, \"est_accuracy\": %.5f", mc->acc_worlds,
                 (double)mc->acc_right / (double)(mc->acc_total ? mc->acc_total : 1));
+    if (mc->odevkit) { /* which players it plays as the sample client, and (auto) each one's checks */
+        fprintf(out, ", \"odevkit\": [");
+        for (int p = 0, first = 1; p < NPLAYERS; p++)
+            if ((mc->devkit_mask >> p) & 1) {
+                fprintf(out, "%s%d", first ? "" : ", ", p);
+                first = 0;
+            }
+        fprintf(out, "]");
+        if (mc->odevkit == 2) {
+            fprintf(out, ", \"odevkit_checked\": [");
+            for (int p = 0; p < NPLAYERS; p++)
+                fprintf(out, "%s[%ld, %ld]", p ? ", " : "", mc->dk_dec[p], mc->dk_miss[p]);
+            fprintf(out, "]");
+        }
+    }
     if (mc->model) {
         report_learner(out, "model", mc->om.games, mc->om.skipped, mc->om.decisions, mc->om.top1, mc->om.logloss);
         fprintf(out, "}");
@@ -1012,6 +1118,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     const int pol = mc->playout != PLAYOUT_SIMPLE; /* the new features' defaults follow the playout */
     const char *prior_path = spec_get_str(s, "prior-weights", NULL);
     const char *pm = spec_get_str(s, "pmates", NULL), *rootpol = spec_get_str(s, "rootpol", "fast");
+    const char *odk = spec_get_str(s, "odevkit", "0");
     const char *xmodel = spec_get_str(s, "xmodel", NULL), *gift_path = spec_get_str(s, "gift-weights", NULL);
     if (bad || spec_get_int(s, "sims", 1, 100000000, 1000, &mc->sims, err, errsz) ||
         spec_get_double(s, "ptemp", 0.01, 100, 1, &mc->ptemp, err, errsz) ||
@@ -1053,13 +1160,20 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, omodel, omodel-lr, "
                           "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, xprior, worlds, psharp, otemp, mate-hands, "
-                          "xmodel, gift-weights",
+                          "xmodel, gift-weights, odevkit",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
         return -1;
     }
     mc->acc = (int)acc;
+    if (strcmp(odk, "0") && strcmp(odk, "1") && strcmp(odk, "auto")) {
+        snprintf(err, errsz, "mc: odevkit=%s: valid are 0, 1, auto", odk);
+        est_options_free(&mc->eo);
+        free(mc);
+        return -1;
+    }
+    mc->odevkit = !strcmp(odk, "auto") ? 2 : atoi(odk);
     if (!pm)
         pm = mc->surewin ? "own" : "none";
     if (strcmp(pm, "none") && strcmp(pm, "own") && strcmp(pm, "all")) {
@@ -1125,6 +1239,8 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     p->exchange = mc_exchange;
     p->game_start = mc_game_start;
     p->game_end = mc_game_end;
+    if (mc->odevkit)
+        p->observe = mc_observe;
     p->report_json = mc_report;
     p->destroy = mc_destroy;
     if (mc->eo.kind == EST_ORACLE || mc->acc) /* the engine shows the true hands to this player */

@@ -48,6 +48,7 @@ uint64_t player_seed(uint64_t match_seed, int p);
 /* Constructors used by the registry (spec options already parsed by each). */
 int random_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int simple_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
+int devkit_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int search_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz);

@@ -7,8 +7,9 @@
  * with the rich model, 0 = off with model=fast, as before: +0.012 ± 0.002 a game against
  * KleinBlauw, about 1% of a VecEnv's steps; docs/strength.md). Options: model=rich|fast (the
  * rich policy, players/rich.h, the default; or the fast policy of the playouts,
- * players/policy.h), weights=FILE (default: the model's built-in weights; a
- * weights file says which model it is for), temp=T, surewin=0|1, endgame=N, pass=B (the rich
+ * players/policy.h), weights=FILE (default: the model's built-in weights, for the rich model
+ * players/rich_rl.weights, the imitation improved by REINFORCE; a weights file says which
+ * model it is for), temp=T, surewin=0|1, endgame=N, pass=B (the rich
  * model's pass scores B lower: B > 0 passes less; docs/strength.md measured it), gift=model|exch
  * (the gift in the exchange: the gift model, players/gift.h, the default with the rich model; or
  * the exchange weights of the policy's own weights file, the only choice before it and the
@@ -121,7 +122,7 @@ static int weights_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t err
     }
     if (!rich)
         return policy_weights_option(s, &pp->w, err, errsz);
-    return rich_weights_option(path, "policy: weights", &pp->rich, &pp->rich_own, err, errsz);
+    return rich_weights_option_rl(path, 1, "policy: weights", &pp->rich, &pp->rich_own, err, errsz);
 }
 
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)

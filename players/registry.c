@@ -16,12 +16,13 @@ static const struct {
 } KINDS[] = {
     {"random", random_player_create},
     {"simple", simple_player_create},
+    {"devkit", devkit_player_create},
     {"policy", policy_player_create},
     {"mc", mc_player_create},
     {"search", search_player_create},
 };
 
-const char *player_kinds(void) { return "random, simple, policy, mc, search"; }
+const char *player_kinds(void) { return "random, simple, devkit, policy, mc, search"; }
 
 int player_spec_parse(const char *text, PlayerSpec *out, char *err, size_t errsz)
 {

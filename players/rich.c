@@ -628,11 +628,17 @@ int rich_load(const char *path, RichWeights *w, char *err, size_t errsz) { retur
 int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
                         size_t errsz)
 {
+    return rich_weights_option_rl(path, 0, key, use, own, err, errsz);
+}
+
+int rich_weights_option_rl(const char *path, int rl, const char *key, const RichWeights **use, RichWeights **own,
+                           char *err, size_t errsz)
+{
     char e[400] = "";
     const void *u;
     void *o;
-    int rc = wtext_option(path, key, path ? NULL : rich_builtin(e, sizeof e), e, sizeof(RichWeights), parse_any, &u, &o, err,
-                          errsz);
+    int rc = wtext_option(path, key, path ? NULL : rl ? rich_rl_builtin(e, sizeof e) : rich_builtin(e, sizeof e), e,
+                          sizeof(RichWeights), parse_any, &u, &o, err, errsz);
     *use = u;
     *own = o;
     return rc;
@@ -656,4 +662,14 @@ const RichWeights *rich_builtin(char *err, size_t errsz)
 {
     return wtext_builtin(&g_builtin, rich_weights_text, "the built-in players/rich.weights", sizeof(RichWeights), parse_any,
                          err, errsz);
+}
+
+/* The `policy` player's: players/rich_rl.weights (rich_rl_embed.c). */
+extern const char rich_rl_weights_text[];
+static WBuiltin g_builtin_rl = WBUILTIN_INIT;
+
+const RichWeights *rich_rl_builtin(char *err, size_t errsz)
+{
+    return wtext_builtin(&g_builtin_rl, rich_rl_weights_text, "the built-in players/rich_rl.weights", sizeof(RichWeights),
+                         parse_any, err, errsz);
 }

@@ -145,6 +145,10 @@ double rich_rank_avg(Cards c);
 
 /* Weights: the built-in ones (or NULL with the reason), from a file or text, to a file. */
 const RichWeights *rich_builtin(char *err, size_t errsz);
+/* The `policy` player's built-in weights: players/rich_rl.weights, the imitation above improved
+ * by REINFORCE (tools/train_rich_rl.sh; docs/strength.md). The searches keep rich_builtin(),
+ * whose play is the imitation of KleinBlauw's. */
+const RichWeights *rich_rl_builtin(char *err, size_t errsz);
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
 int rich_parse(const char *text, const char *name, RichWeights *w, char *err, size_t errsz);
 int rich_save(FILE *f, const RichWeights *w, const char *comment);
@@ -153,6 +157,9 @@ int rich_save(FILE *f, const RichWeights *w, const char *comment);
  * "mc: prior-weights=F: why"). 0 or -1. */
 int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
                         size_t errsz);
+/* The same; with path NULL and rl, the `policy` player's built-in ones (rich_rl_builtin). */
+int rich_weights_option_rl(const char *path, int rl, const char *key, const RichWeights **use, RichWeights **own,
+                           char *err, size_t errsz);
 /* Whether a weights file is for the rich policy (1; it starts with "dhm-rich") or not (0), or -1
  * with the reason when it cannot be read. */
 int rich_file_kind(const char *path, char *err, size_t errsz);

@@ -177,7 +177,7 @@ static void test_policy_player_gift(void **state)
     assert_int_equal(player_create("policy", 1, &p, err, sizeof err), 0);
     assert_int_equal(player_create("policy:gift=exch", 1, &q, err, sizeof err), 0);
     const GiftWeights *gw = gift_builtin(err, sizeof err);
-    const RichWeights *rw = rich_builtin(err, sizeof err);
+    const RichWeights *rw = rich_rl_builtin(err, sizeof err); /* the policy player's rich weights */
     assert_non_null(gw);
     assert_non_null(rw);
     Rng r = rng_seed(21);
