@@ -397,6 +397,7 @@ double est_history_loglik_dk(const InfoSet *v, const Cards hand[NPLAYERS], const
                              const RichWeights *rw, unsigned dkmask, const DevkitSeen *dk0)
 {
     DevkitSeen dk;
+    memset(&dk, 0, sizeof dk);
     if (dkmask)
         dk = *dk0;
     Cards init[NPLAYERS];

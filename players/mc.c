@@ -26,6 +26,9 @@
  * policy's exchange weights (the default otherwise, and the only choice before);
  * gift-weights=FILE (the gift model's weights; default: built in); xprior=C: that model's scores as
  * pseudo-counts of the gifts searched, as rprior does for plays (0: none).
+ * odevkit=0|1|auto: opponents play the organisers' sample client's rule (players/devkit.h) in
+ * the playouts and their plays weigh the likelihood worlds by it: every opponent (1), or those
+ * whose decisions in past games matched it (auto; docs/players.md).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
  */
 #include "players/mc.h"

@@ -397,9 +397,10 @@ static void test_same_seed_same_games(void **state)
  * as the engine played them before it was made faster (commit 09225c2). Random players pick
  * generated moves by index, so the pin covers the move order too; the fast policy (model=fast)
  * covers its scoring and shipped weights, and a third match the rich policy's (the default
- * `policy`, its endgame solve included: its pin moves with players/rich.weights and the
+ * `policy`, its endgame solve included: its pin moves with players/rich_rl.weights and the
  * policy's defaults). Both policy matches play the sure-win test's certain wins, so their pins
- * moved when it began to read the card counts and the spade 3's return (2026-11-29). */
+ * moved when it began to read the card counts and the spade 3's return (2026-11-29); the third
+ * moved again when `policy` took the REINFORCE weights (players/rich_rl.weights, 2026-11-29). */
 static void test_games_pinned(void **state)
 {
     (void)state;
@@ -408,15 +409,15 @@ static void test_games_pinned(void **state)
     long moves = 0, m2 = 0;
     uint64_t a = run_random_match(2026, 2000, randoms, &moves);
     uint64_t b = run_random_match(2027, 300, mixed, &m2);
-    const char *rich[5] = {"policy", "simple", "random", "policy:temp=0.5", "simple"}; /* the built-in rich weights */
+    const char *rich[5] = {"policy", "simple", "random", "policy:temp=0.5", "simple"}; /* policy's built-in rich weights (players/rich_rl.weights) */
     long m3 = 0;
     uint64_t c = run_random_match(2028, 200, rich, &m3);
     assert_int_equal(moves, 243260);
     assert_int_equal(m2, 25023);
     assert_true(a == 0x7277e4900074f9daULL);
     assert_true(b == 0x97ada96fa2c91e9dULL);
-    assert_int_equal(m3, 16727); /* changes when players/rich.weights, players/gift.weights, the policy's defaults or the sure-win test do */
-    assert_true(c == 0x21c7506e8794224dULL);
+    assert_int_equal(m3, 16647); /* changes when players/rich_rl.weights, players/gift.weights, the policy's defaults or the sure-win test do */
+    assert_true(c == 0x3783167f4c208b05ULL);
 }
 
 static void test_simple_beats_random(void **state)
