@@ -767,9 +767,11 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
                                         : simple_choose(mv, n, g.rev);
                 for (k = 0; k < n && !move_eq(mv[k], m); k++)
                     ;
-                if (k == n) /* not a legal move: the server plays a pass */
+                if (k == n) { /* not a legal move: the server plays a pass */
                     for (k = 0; k < n && mv[k].type != MOVE_PASS; k++)
                         ;
+                    k = k < n ? k : 0;
+                }
             }
         }
         const Move played = mv[k];

@@ -1,50 +1,22 @@
-/* table.h — the UECda protocol 20070 messages: the 8x15 table of big-endian 32-bit cells
- * (480 bytes) and the 4-byte int (spec/uecda.md §2).
- *
- * Card area rows 0-4: row 0 spades, 1 hearts, 2 diamonds, 3 clubs (so suit = 3 - row),
- * row 4 the joker row ([4][1] = 2 is a held joker; in a submission row 4 only holds the fifth
- * card of a five-card group); column = our card column (1 = 3 ... 13 = 2; 0 and 14 are the
- * joker-only slots). Cell 1 = natural card, 2 = joker. Status rows 5-7 as in §2.3.
- * Every table decoded from a peer is untrusted: the functions here validate and never assume.
+/* table.h — the UECda protocol 20070 messages: the 8x15 table (core/table.h: its card area,
+ * read and written) as 480 bytes of big-endian 32-bit cells, and the 4-byte int (spec/uecda.md
+ * §2). Every table decoded from a peer is untrusted: core/table.h's readers validate and never
+ * assume.
  */
-#ifndef DHM_TABLE_H
-#define DHM_TABLE_H
+#ifndef DHM_NET_TABLE_H
+#define DHM_NET_TABLE_H
 
 #include <stdint.h>
 
-#include "core/move.h"
+#include "core/table.h"
 
-#define TABLE_ROWS 8
-#define TABLE_COLS 15
 #define TABLE_BYTES 480
 #define PROTOCOL_VERSION 20070
-
-typedef struct Table {
-    int32_t c[TABLE_ROWS][TABLE_COLS];
-} Table;
 
 /* Wire format: big-endian cells; the server sends negative values as 0. */
 void table_encode(const Table *t, uint8_t out[TABLE_BYTES]);
 void table_decode(const uint8_t in[TABLE_BYTES], Table *t);
 void int_encode(int32_t v, uint8_t out[4]);
 int32_t int_decode(const uint8_t in[4]);
-
-/* A hand: naturals as 1 in rows 0-3, a held joker as [4][1] = 2. Rows 0-4 only. */
-void table_put_hand(Table *t, Cards c);
-
-/* A meld as it is submitted or shown on the field: naturals 1, the joker 2 in the cell it
- * stands for (row 4 of the column for a five-card group); a lone joker at [0][14]. */
-void table_put_move(Table *t, Move m);
-/* Decodes a submission (rows 0-4; rows 5-7 ignored): 0 and the move, or -1 when the cells do
- * not form a meld (values other than 0/1/2, two jokers, 1 in column 0/14 or row 4, a lone 2
- * in row 4, shapes that are neither single, group nor sequence). All zeros is a pass.
- * Ownership and legality are checked elsewhere. */
-int table_to_move(const Table *t, Move *out);
-/* The cards of a hand or exchange table (the 1 cells; a 2 anywhere = the joker): 0, or -1
- * when malformed (a value other than 0/1/2, a 1 in row 4 or column 0/14, two jokers). */
-int table_get_cards(const Table *t, Cards *out);
-
-/* Clears rows 0-4. */
-void table_clear_cards(Table *t);
 
 #endif

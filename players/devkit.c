@@ -17,7 +17,7 @@
  * table's strength, count, kind and suits) that persist between turns, one of them even
  * between games; its answer is an 8x15 protocol table. So does this player: it follows the
  * broadcasts in observe(), answers with a table, and reads that table with the protocol's own
- * reader (net/table.h), as a server would. An answer that is no meld, or not legal, is a pass.
+ * reader (core/table.h), as a server would. An answer that is no meld, or not legal, is a pass.
  * Deterministic: it uses no randomness.
  */
 #include <stdlib.h>
@@ -25,7 +25,7 @@
 
 #include "players/devkit.h"
 
-#include "net/table.h"
+#include "core/table.h"
 #include "players/players.h"
 
 enum { ROWS = TABLE_ROWS, COLS = TABLE_COLS, CELLS = ROWS * COLS };
@@ -48,12 +48,6 @@ static inline void put(Grid *g, int r, int c, int32_t x)
         g->v[k] = x;
 }
 
-typedef DevkitSeen Seen;
-
-typedef struct DevkitImpl {
-    Seen s;
-} DevkitImpl;
-
 static void grid_of_table(Grid *g, const Table *t) { memcpy(g->v, t->c, sizeof g->v); }
 
 static void grid_of_hand(Grid *g, Cards hand)
@@ -66,7 +60,7 @@ static void grid_of_hand(Grid *g, Cards hand)
 
 /* The hand table the server sends before every move (every seat gets one): a new trick resets
  * what was read from the table. */
-static void read_state(Seen *s, Move table, int rev, int lock)
+static void read_state(DevkitSeen *s, Move table, int rev, int lock)
 {
     s->onset = table.type == MOVE_PASS;
     s->rev = rev;
@@ -82,7 +76,7 @@ static void read_state(Seen *s, Move table, int rev, int lock)
 /* The field broadcast after a move: the meld on the table, as the client reads it (the first
  * card found column by column, then along its row for a sequence or down its column for a
  * group). */
-static void read_field(Seen *s, const Grid *b)
+static void read_field(DevkitSeen *s, const Grid *b)
 {
     int i = 0, j = 0;
     while (j < 15 && at(b, i, j) == 0) {
@@ -188,7 +182,7 @@ static void cards_below(Grid *out, const Grid *h, int th)
             put(out, i, j, 0);
 }
 
-static void lock_rows(Grid *t, const Seen *s)
+static void lock_rows(Grid *t, const DevkitSeen *s)
 {
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 15; j++)
@@ -196,7 +190,7 @@ static void lock_rows(Grid *t, const Seen *s)
 }
 
 /* The joker fills the group at column j: the first rows the hand lacks (and the lock allows). */
-static void fill_group(Grid *o, const Grid *h, const Seen *s, int j, int count, int qty)
+static void fill_group(Grid *o, const Grid *h, const DevkitSeen *s, int j, int count, int qty)
 {
     for (int i = 0; count < qty && i < 5; i++)
         if (at(h, i, j) == 0 && (!s->lock || s->suit[i])) {
@@ -206,7 +200,7 @@ static void fill_group(Grid *o, const Grid *h, const Seen *s, int j, int count, 
 }
 
 /* The group of g at its lowest (high = 0) or highest column. */
-static void pick_group(Grid *o, const Grid *h, const Grid *g, const Seen *s, int high)
+static void pick_group(Grid *o, const Grid *h, const Grid *g, const DevkitSeen *s, int high)
 {
     memset(o, 0, sizeof *o);
     int count = 0, qty = 0, j = high ? 13 : 1;
@@ -284,7 +278,7 @@ static void pick_single(Grid *o, const Grid *t, int joker, int high)
         put(o, 0, high ? 0 : 14, 2);
 }
 
-static void lead(Grid *o, const Grid *h, const Seen *s)
+static void lead(Grid *o, const Grid *h, const DevkitSeen *s)
 {
     Grid g, q, t;
     group_table(&g, h, s->joker);
@@ -330,7 +324,7 @@ static void loose_cards(Grid *out, const Grid *h)
             put(out, i, j, at(&t, i, j) == 1 && at(&g, i, j) == 0);
 }
 
-static void follow(Grid *o, const Grid *h, const Seen *s)
+static void follow(Grid *o, const Grid *h, const DevkitSeen *s)
 {
     Grid t, u, n;
     memset(o, 0, sizeof *o);
@@ -419,22 +413,19 @@ Cards devkit_gift(Cards hand, int n)
 
 static Move devkit_play(Player *self, const InfoSet *v)
 {
-    DevkitImpl *d = self->impl;
-    return devkit_choose(&d->s, v->hand, v->table, v->rev, v->lock);
+    return devkit_choose(self->impl, v->hand, v->table, v->rev, v->lock);
 }
 
 static void devkit_observe(Player *self, const InfoSet *v, int who, Move m)
 {
     (void)who;
-    DevkitImpl *d = self->impl;
-    devkit_seen_move(&d->s, m, v->table, v->rev, v->lock);
+    devkit_seen_move(self->impl, m, v->table, v->rev, v->lock);
 }
 
 static void devkit_game_start(Player *self, const InfoSet *v)
 {
     (void)v;
-    DevkitImpl *d = self->impl;
-    devkit_seen_game_start(&d->s);
+    devkit_seen_game_start(self->impl);
 }
 
 static Cards devkit_exchange(Player *self, const InfoSet *v, int n)
@@ -450,10 +441,10 @@ int devkit_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
     (void)seed;
     if (spec_check_unused(s, "", err, errsz))
         return -1;
-    DevkitImpl *d = calloc(1, sizeof *d);
+    DevkitSeen *d = calloc(1, sizeof *d); /* all zero, as the client's state when it starts */
     if (!d)
         return -1;
-    devkit_seen_game_start(&d->s);
+    devkit_seen_game_start(d);
     p->impl = d;
     p->game_start = devkit_game_start;
     p->play = devkit_play;

@@ -531,9 +531,11 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
     const Move m = mc->moves[mc->arm_move[arm]];
     if (state_apply(&g, m) & EV_STALEMATE)
         state_finish_stalemate(&g, &r);
-    DevkitSeen dk = mc->dks;
-    if (mc->odevkit)
+    DevkitSeen dk; /* odevkit: what the sample client has read, this move included */
+    if (mc->devkit_mask) {
+        dk = mc->dks;
         devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
+    }
     double reward = playout(mc, &g, &r, c->v->me, legal, &dk);
     if (!mc->crn)
         mc->rng = r;
@@ -671,8 +673,11 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     GameState g;
     state_init(&g, hand, v->seat, game_first_player(hand));
     Rng r = mc->crn ? sim_rng(mc, j, 0x65786368 /* "exch" */) : mc->rng;
-    DevkitSeen dk = mc->dks;
-    devkit_seen_game_start(&dk);
+    DevkitSeen dk;
+    if (mc->devkit_mask) {
+        dk = mc->dks;
+        devkit_seen_game_start(&dk);
+    }
     double reward = playout(mc, &g, &r, v->me, legal, &dk);
     if (!mc->crn)
         mc->rng = r;
