@@ -71,6 +71,7 @@ $(O)/obj/players/estnet_embed.o: players/estnet.weights
 $(O)/obj/players/estseq_embed.o: players/estseq.weights
 $(O)/obj/players/rich_embed.o: players/rich.weights
 $(O)/obj/players/rich_rl_embed.o: players/rich_rl.weights
+$(O)/obj/players/rich_dk_embed.o: players/rich_dk.weights
 $(O)/obj/players/gift_embed.o: players/gift.weights
 # {python} in a tournament's exec: lines: the interpreter make python builds for (cli/cli.c).
 $(O)/obj/cli/cli.o: ALL_CFLAGS += -DDHM_PYTHON='"$(PYTHON)"'
@@ -118,6 +119,7 @@ $(O)/pic/obj/players/estnet_embed.o: players/estnet.weights
 $(O)/pic/obj/players/estseq_embed.o: players/estseq.weights
 $(O)/pic/obj/players/rich_embed.o: players/rich.weights
 $(O)/pic/obj/players/rich_rl_embed.o: players/rich_rl.weights
+$(O)/pic/obj/players/rich_dk_embed.o: players/rich_dk.weights
 $(O)/pic/obj/players/gift_embed.o: players/gift.weights
 $(O)/pic/obj/watch/page.o: watch/page_match.html watch/page_tournament.html
 $(O)/pic/obj/python/src/%.o: python/src/%.c

@@ -570,6 +570,7 @@ void rl_opts_default(RlOpts *o)
     o->vs_simple = 0.5;
     o->seed = 1;
     o->jobs = 1;
+    o->learner_class = -1;
 }
 
 /* One game's learner decisions, features listed: (model, n, chosen, then n x (k, idx...)),
@@ -705,6 +706,13 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
             cls[i] = cls[j];
             cls[j] = t;
         }
+        if (o->learner_class >= 0 && out->kind != RL_SELF)
+            for (int p = 0; p < NPLAYERS; p++)
+                if (cls[p] == o->learner_class) { /* swap: the learner takes that class */
+                    cls[p] = cls[learner];
+                    cls[learner] = (int8_t)o->learner_class;
+                    break;
+                }
         for (int p = 0; p < NPLAYERS; p++)
             if (cls[p] == 0)
                 dealer = p;

@@ -129,6 +129,8 @@ typedef struct RlOpts {
     int nleague;
     int reward_match; /* the reward of a class: its points (0), or its value over the rest of a class
                        * period (1: players/mc.h mc_match_values, in points from 1 to 5) */
+    int learner_class; /* -1 (default): the learner's class in a game with the exchange is drawn
+                        * at random; 0-4: always that one (self-play games keep drawing) */
     uint64_t seed;
     int jobs;
     /* after every update, from the calling thread (may be NULL) */

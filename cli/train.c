@@ -69,6 +69,8 @@ static void usage(FILE *f)
             "  --rl-vs-league F   the share of games against the league (0; the rest is self-play)\n"
             "  --rl-reward R      points: a class's points in the game (default); match: its value over\n"
             "                     the rest of a class period, as mc:reward=match (1 to 5 points)\n"
+            "  --rl-class C       the learner's class in games with the exchange (4 in 5 games): C, 0\n"
+            "                     (daifugo) to 4 (daihinmin); default drawn at random\n"
             "  --jobs J           threads (2)\n"
             "  --json             the evaluation as JSON\n"
             "  --quiet            no progress line\n");
@@ -353,7 +355,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -366,6 +368,7 @@ static int train_policy(int argc, char **argv)
         {"rl-lr", required_argument, 0, O_RLLR},    {"rl-temp", required_argument, 0, O_RLT},
         {"rl-vs-simple", required_argument, 0, O_RLS}, {"rl-rule", required_argument, 0, O_RLRULE}, {"rl-league", required_argument, 0, O_RLLG},
         {"rl-vs-league", required_argument, 0, O_RLVL}, {"rl-reward", required_argument, 0, O_RLRW},
+        {"rl-class", required_argument, 0, O_RLCLS},
         {"teacher-games", required_argument, 0, O_TG}, {"teacher", required_argument, 0, O_TS},
         {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
         {"teacher-temp", required_argument, 0, O_TTEMP}, {"model", required_argument, 0, O_MODEL},
@@ -432,6 +435,7 @@ static int train_policy(int argc, char **argv)
                 return cli_fail(cmd, "--rl-reward %s: valid are points, match", optarg);
             rl.reward_match = !strcmp(optarg, "match");
             break;
+        case O_RLCLS: if (cli_long(cmd, "--rl-class", optarg, 0, 4, &v)) return 2; rl.learner_class = (int)v; break;
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_MODEL:

@@ -453,3 +453,108 @@ int devkit_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
     p->destroy = devkit_destroy;
     return 0;
 }
+
+/* ------------------------------------------------- which opponents play it */
+
+void devkit_finder_init(DevkitFinder *f, long cap, int all)
+{
+    memset(f, 0, sizeof *f);
+    f->cap = cap;
+    f->all = all;
+    devkit_seen_game_start(&f->seen);
+    f->start = f->seen;
+}
+
+void devkit_finder_game_start(DevkitFinder *f)
+{
+    devkit_seen_game_start(&f->seen);
+    f->start = f->seen;
+}
+
+void devkit_finder_observe(DevkitFinder *f, const InfoSet *v, Move m)
+{
+    if (!f->done)
+        devkit_seen_move(&f->seen, m, v->table, v->rev, v->lock);
+}
+
+/* Opponent p: still to be checked (1), named or not for good (0). */
+static int finder_open(const DevkitFinder *f, int p)
+{
+    return !f->cap || (f->dec[p] < f->cap && f->miss[p] * 100 <= f->cap);
+}
+
+unsigned devkit_finder_game_end(DevkitFinder *f, const InfoSet *v)
+{
+    int open = 0, lost = 0;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (p != v->me) {
+            open |= finder_open(f, p);
+            lost |= f->cap && f->miss[p] * 100 > f->cap;
+        }
+    if (!open || (f->all && lost)) {
+        f->done = 1;
+        return f->mask;
+    }
+    Cards hand[NPLAYERS] = {0}, seen = 0;
+    for (int i = 0; i < v->nplays; i++) {
+        const Cards c = move_cards(v->plays[i].move);
+        hand[v->plays[i].player] |= c;
+        seen |= c;
+    }
+    int short_of = -1;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (cards_count(hand[p]) != v->start_ncards[p]) {
+            if (short_of >= 0)
+                return f->mask; /* two hands unfinished: a stalemate */
+            short_of = p;
+        }
+    if (short_of >= 0)
+        hand[short_of] |= CARDS_ALL & ~seen;
+    for (int p = 0; p < NPLAYERS; p++)
+        if (cards_count(hand[p]) != v->start_ncards[p])
+            return f->mask;
+    GameState g;
+    state_init(&g, hand, v->seat, v->first);
+    DevkitSeen dk = f->start;
+    long dec[NPLAYERS] = {0}, miss[NPLAYERS] = {0};
+    for (int i = 0; i < v->nplays && !g.over; i++) {
+        const int p = v->plays[i].player;
+        const Move m = v->plays[i].move;
+        if (p != g.turn || !state_is_legal(&g, m))
+            return f->mask; /* not the game the engine played: learn nothing from it */
+        if (p != v->me && finder_open(f, p)) {
+            Move d = devkit_choose(&dk, g.hand[p], g.table, g.rev, g.lock);
+            if (!state_is_legal(&g, d))
+                d = move_pass();
+            dec[p]++;
+            miss[p] += !move_eq(d, m);
+        }
+        state_apply(&g, m);
+        devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
+    }
+    f->mask = 0;
+    for (int p = 0; p < NPLAYERS; p++) {
+        f->dec[p] += dec[p];
+        f->miss[p] += miss[p];
+        if (p != v->me && f->dec[p] >= 30 && f->miss[p] * 100 <= f->dec[p])
+            f->mask |= 1u << p;
+    }
+    return f->mask;
+}
+
+void devkit_finder_json(FILE *out, const char *key, unsigned mask, const DevkitFinder *f)
+{
+    fprintf(out, ", \"%s\": [", key);
+    for (int p = 0, first = 1; p < NPLAYERS; p++)
+        if ((mask >> p) & 1) {
+            fprintf(out, "%s%d", first ? "" : ", ", p);
+            first = 0;
+        }
+    fprintf(out, "]");
+    if (!f)
+        return;
+    fprintf(out, ", \"%s_checked\": [", key);
+    for (int p = 0; p < NPLAYERS; p++)
+        fprintf(out, "%s[%ld, %ld]", p ? ", " : "", f->dec[p], f->miss[p]);
+    fprintf(out, "]");
+}

@@ -115,8 +115,7 @@ typedef struct Mc {
     long mate_hands;              /* mate-hands=1: the playouts' certain wins read each hand apart */
     long odevkit;                 /* odevkit=1|auto (2): opponents play the sample client's rule in the playouts */
     unsigned devkit_mask;         /* ... which: every opponent (1), or those found to play it (auto) */
-    long dk_dec[NPLAYERS], dk_miss[NPLAYERS]; /* auto: each opponent's decisions checked, and missed */
-    DevkitSeen dks, dks_start;    /* what that client has read from the table so far; at game start */
+    DevkitFinder dkf;             /* what that client has read from the table; auto: which play it */
     Rng rng;
     InnerArm inner[MC_CHOICE_ARMS];
     long games;
@@ -472,7 +471,7 @@ static int prepare_worlds(Mc *mc, const InfoSet *v, const int count[NPLAYERS])
         return -1;
     Rng r = rng_seed(rng_derive(mc->rng.s, 0x65737469 /* "esti" */, (uint64_t)v->nplays));
     mc->es.dkmask = mc->devkit_mask; /* odevkit: those players' plays weigh the worlds by its rule */
-    mc->es.dkstart = &mc->dks_start;
+    mc->es.dkstart = &mc->dkf.start;
     est_prepare(&mc->es, &mc->eo, v, &mc->ek, &r);
     mc->es.truth = mc->have_truth && mc->eo.kind == EST_ORACLE ? mc->truth : NULL;
     return 0;
@@ -533,7 +532,7 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
         state_finish_stalemate(&g, &r);
     DevkitSeen dk; /* odevkit: what the sample client has read, this move included */
     if (mc->devkit_mask) {
-        dk = mc->dks;
+        dk = mc->dkf.seen;
         devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
     }
     double reward = playout(mc, &g, &r, c->v->me, legal, &dk);
@@ -675,7 +674,7 @@ static double sim_exchange(Mc *mc, void *ctx, int arm, long j, long *legal)
     Rng r = mc->crn ? sim_rng(mc, j, 0x65786368 /* "exch" */) : mc->rng;
     DevkitSeen dk;
     if (mc->devkit_mask) {
-        dk = mc->dks;
+        dk = mc->dkf.seen;
         devkit_seen_game_start(&dk);
     }
     double reward = playout(mc, &g, &r, v->me, legal, &dk);
@@ -834,62 +833,13 @@ static void mc_observe(Player *self, const InfoSet *v, int who, Move m)
 {
     (void)who;
     Mc *mc = self->impl;
-    devkit_seen_move(&mc->dks, m, v->table, v->rev, v->lock);
-}
-
-/* odevkit=auto, after a game: every card of a game ends up played or in the last hand, so each
- * opponent's hand after the exchange is known, and its every decision can be checked against
- * the sample client's. An opponent whose checked decisions (at least 30) all but 1% agree is
- * played as the client in the playouts from then on. Games ended by a stalemate are skipped. */
-static void devkit_learn(Mc *mc, const InfoSet *v)
-{
-    Cards hand[NPLAYERS] = {0}, seen = 0;
-    for (int i = 0; i < v->nplays; i++) {
-        const Cards c = move_cards(v->plays[i].move);
-        hand[v->plays[i].player] |= c;
-        seen |= c;
-    }
-    int short_of = -1;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (cards_count(hand[p]) != v->start_ncards[p]) {
-            if (short_of >= 0)
-                return; /* two hands unfinished: a stalemate */
-            short_of = p;
-        }
-    if (short_of >= 0)
-        hand[short_of] |= CARDS_ALL & ~seen;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (cards_count(hand[p]) != v->start_ncards[p])
-            return;
-    GameState g;
-    state_init(&g, hand, v->seat, v->first);
-    DevkitSeen dk = mc->dks_start;
-    for (int i = 0; i < v->nplays && !g.over; i++) {
-        const int p = v->plays[i].player;
-        const Move m = v->plays[i].move;
-        if (p != g.turn || !state_is_legal(&g, m))
-            return; /* not the game the engine played: learn nothing from it */
-        if (p != v->me) {
-            Move d = devkit_choose(&dk, g.hand[p], g.table, g.rev, g.lock);
-            if (!state_is_legal(&g, d))
-                d = move_pass();
-            mc->dk_dec[p]++;
-            mc->dk_miss[p] += !move_eq(d, m);
-        }
-        state_apply(&g, m);
-        devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
-    }
-    mc->devkit_mask = 0;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (p != v->me && mc->dk_dec[p] >= 30 && mc->dk_miss[p] * 100 <= mc->dk_dec[p])
-            mc->devkit_mask |= 1u << p;
+    devkit_finder_observe(&mc->dkf, v, m);
 }
 
 static void mc_game_start(Player *self, const InfoSet *v)
 {
     Mc *mc = self->impl;
-    devkit_seen_game_start(&mc->dks);
-    mc->dks_start = mc->dks;
+    devkit_finder_game_start(&mc->dkf);
     if (mc->odevkit == 1)
         mc->devkit_mask = 31u & ~(1u << v->me);
     set_rewards(mc, v->game);
@@ -904,7 +854,7 @@ static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
     Mc *mc = self->impl;
     mc->games++;
     if (mc->odevkit == 2)
-        devkit_learn(mc, v);
+        mc->devkit_mask = devkit_finder_game_end(&mc->dkf, v);
     if (mc->model)
         oppmodel_learn(&mc->om, v);
     if (mc->omodel)
@@ -954,21 +904,8 @@ static void mc_report(Player *self, FILE *out)
     if (mc->acc_worlds)
         fprintf(out, ", \"est_worlds\": %ld, \"est_accuracy\": %.5f", mc->acc_worlds,
                 (double)mc->acc_right / (double)(mc->acc_total ? mc->acc_total : 1));
-    if (mc->odevkit) { /* which players it plays as the sample client, and (auto) each one's checks */
-        fprintf(out, ", \"odevkit\": [");
-        for (int p = 0, first = 1; p < NPLAYERS; p++)
-            if ((mc->devkit_mask >> p) & 1) {
-                fprintf(out, "%s%d", first ? "" : ", ", p);
-                first = 0;
-            }
-        fprintf(out, "]");
-        if (mc->odevkit == 2) {
-            fprintf(out, ", \"odevkit_checked\": [");
-            for (int p = 0; p < NPLAYERS; p++)
-                fprintf(out, "%s[%ld, %ld]", p ? ", " : "", mc->dk_dec[p], mc->dk_miss[p]);
-            fprintf(out, "]");
-        }
-    }
+    if (mc->odevkit) /* which players it plays as the sample client, and (auto) each one's checks */
+        devkit_finder_json(out, "odevkit", mc->devkit_mask, mc->odevkit == 2 ? &mc->dkf : NULL);
     if (mc->model) {
         report_learner(out, "model", mc->om.games, mc->om.skipped, mc->om.decisions, mc->om.top1, mc->om.logloss);
         fprintf(out, "}");
@@ -1242,6 +1179,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         return -1;
     }
     mc->rng = rng_seed(seed);
+    devkit_finder_init(&mc->dkf, 0, 0);
     p->impl = mc;
     p->play = mc_play;
     p->exchange = mc_exchange;

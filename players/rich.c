@@ -637,8 +637,9 @@ int rich_weights_option_rl(const char *path, int rl, const char *key, const Rich
     char e[400] = "";
     const void *u;
     void *o;
-    int rc = wtext_option(path, key, path ? NULL : rl ? rich_rl_builtin(e, sizeof e) : rich_builtin(e, sizeof e), e,
-                          sizeof(RichWeights), parse_any, &u, &o, err, errsz);
+    const RichWeights *builtin = path ? NULL : rl == 2 ? rich_dk_builtin(e, sizeof e) : rl ? rich_rl_builtin(e, sizeof e)
+                                                                                       : rich_builtin(e, sizeof e);
+    int rc = wtext_option(path, key, builtin, e, sizeof(RichWeights), parse_any, &u, &o, err, errsz);
     *use = u;
     *own = o;
     return rc;
@@ -671,5 +672,15 @@ static WBuiltin g_builtin_rl = WBUILTIN_INIT;
 const RichWeights *rich_rl_builtin(char *err, size_t errsz)
 {
     return wtext_builtin(&g_builtin_rl, rich_rl_weights_text, "the built-in players/rich_rl.weights", sizeof(RichWeights),
+                         parse_any, err, errsz);
+}
+
+/* Against four sample clients: players/rich_dk.weights (rich_dk_embed.c). */
+extern const char rich_dk_weights_text[];
+static WBuiltin g_builtin_dk = WBUILTIN_INIT;
+
+const RichWeights *rich_dk_builtin(char *err, size_t errsz)
+{
+    return wtext_builtin(&g_builtin_dk, rich_dk_weights_text, "the built-in players/rich_dk.weights", sizeof(RichWeights),
                          parse_any, err, errsz);
 }

@@ -149,6 +149,10 @@ const RichWeights *rich_builtin(char *err, size_t errsz);
  * by REINFORCE (tools/train_rich_rl.sh; docs/strength.md). The searches keep rich_builtin(),
  * whose play is the imitation of KleinBlauw's. */
 const RichWeights *rich_rl_builtin(char *err, size_t errsz);
+/* The `policy` player's weights against a table of four sample clients (policy:devkit=auto):
+ * players/rich_dk.weights, rich_rl_builtin()'s improved by REINFORCE against them alone
+ * (tools/train_rich_dk.sh). */
+const RichWeights *rich_dk_builtin(char *err, size_t errsz);
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
 int rich_parse(const char *text, const char *name, RichWeights *w, char *err, size_t errsz);
 int rich_save(FILE *f, const RichWeights *w, const char *comment);
@@ -157,7 +161,8 @@ int rich_save(FILE *f, const RichWeights *w, const char *comment);
  * "mc: prior-weights=F: why"). 0 or -1. */
 int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
                         size_t errsz);
-/* The same; with path NULL and rl, the `policy` player's built-in ones (rich_rl_builtin). */
+/* The same; with path NULL and rl 1, the `policy` player's built-in ones (rich_rl_builtin); rl 2:
+ * those against the sample clients (rich_dk_builtin). */
 int rich_weights_option_rl(const char *path, int rl, const char *key, const RichWeights **use, RichWeights **own,
                            char *err, size_t errsz);
 /* Whether a weights file is for the rich policy (1; it starts with "dhm-rich") or not (0), or -1

@@ -223,6 +223,67 @@ static void test_mc_odevkit(void **state)
     assert_non_null(strstr(out, "odevkit=2: valid are 0, 1, auto"));
 }
 
+/* policy:devkit=auto plays by its weights against the sample clients once all four opponents are
+ * found to play it, checks each one's first 300 decisions only, and stops checking once an
+ * opponent cannot be the client; bad values are one-line errors. */
+static void test_policy_devkit(void **state)
+{
+    (void)state;
+    char out[8192];
+    long d[NPLAYERS], m[NPLAYERS], games, dk;
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players policy,devkit,devkit,devkit,devkit --games 60 --seed 3 --json 2>&1",
+                             dhm_bin()),
+                     0);
+    const char *c = strstr(out, "\"stats\": {");
+    assert_non_null(c);
+    assert_int_equal(sscanf(c, "\"stats\": {\"games\": %ld, \"devkit_games\": %ld, \"devkit\": [1, 2, 3, 4], \"devkit_checked\": [[%ld, %ld], "
+                               "[%ld, %ld], [%ld, %ld], [%ld, %ld], [%ld, %ld]]",
+                            &games, &dk, &d[0], &m[0], &d[1], &m[1], &d[2], &m[2], &d[3], &m[3], &d[4], &m[4]),
+                     12);
+    assert_int_equal(games, 60);
+    assert_true(dk >= 50 && dk <= 58); /* found after a few games */
+    assert_int_equal(d[0], 0);
+    for (int p = 1; p < NPLAYERS; p++) /* 300 and then no more: one game past the cap at most */
+        assert_true(d[p] >= 300 && d[p] < 400 && m[p] == 0);
+    /* one other player: never the weights against the clients, and that player's checks stop
+     * after its fourth miss */
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players policy,devkit,simple,devkit,devkit --games 60 --seed 3 --json 2>&1",
+                             dhm_bin()),
+                     0);
+    c = strstr(out, "\"stats\": {");
+    assert_non_null(c);
+    assert_int_equal(sscanf(c, "\"stats\": {\"games\": %ld, \"devkit_games\": %ld, \"devkit\": [1, 3, 4], \"devkit_checked\": [[%ld, %ld], "
+                               "[%ld, %ld], [%ld, %ld], [%ld, %ld], [%ld, %ld]]",
+                            &games, &dk, &d[0], &m[0], &d[1], &m[1], &d[2], &m[2], &d[3], &m[3], &d[4], &m[4]),
+                     12);
+    assert_int_equal(dk, 0);
+    assert_true(m[2] > 3 && d[2] < 100);
+    assert_true(d[1] < 300 && d[1] >= 30); /* the checks stopped with the other player's */
+    /* weights=FILE: those weights everywhere unless devkit= says otherwise */
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players policy:weights=players/rich.weights,devkit,devkit,devkit,devkit "
+                                              "--games 10 --json 2>&1",
+                             dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "\"mean\""));
+    assert_null(strstr(out, "devkit_games"));
+    /* devkit=1: from the first game */
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players policy:devkit=1,simple,simple,simple,simple --games 5 --json 2>&1",
+                             dhm_bin()),
+                     0);
+    assert_non_null(strstr(out, "\"games\": 5, \"devkit_games\": 5}"));
+    const char *bad[][2] = {{"policy:devkit=2", "devkit=2: valid are 0, 1, auto"},
+                            {"policy:model=fast:devkit=1", "devkit=1 needs the rich model"},
+                            {"policy:devkit=0:devkit-weights=x", "devkit-weights=x needs devkit=1 or auto"},
+                            {"policy:devkit-weights=/nonexistent", "/nonexistent"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(run_cmd(out, sizeof out, "%s play --players %s,simple,simple,simple,simple --games 1 2>&1", dhm_bin(),
+                                 bad[i][0]),
+                         2);
+        assert_non_null(strstr(out, bad[i][1]));
+        assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* one line */
+    }
+}
+
 /* The real client's every decision in the teacher corpus's field B (recorded on dhm serve, the
  * client built from its public source): the same move, and the same gifts. */
 typedef struct Follow {
@@ -371,6 +432,20 @@ static void test_devkit_likelihood(void **state)
     assert_true(c.refused * 4 > c.swapped);
 }
 
+/* 30,000 games of REINFORCE with the options opt (the rest as test_rl_against_devkit's) write
+ * DIR/NAME.w, whose weights differ from DIR/a.t's. */
+static void rl_differs(const char *dir, const char *opt, const char *name)
+{
+    char out[4096];
+    assert_int_equal(run_cmd(out, sizeof out,
+                             "%s train policy --model fast --rl-games 30000 --rl-vs-simple 1 %s --rl-lr 0.02 --rl-batch 256 "
+                             "--seed 1 --jobs 1 --quiet -o %s/%s.w 2>&1",
+                             dhm_bin(), opt, dir, name),
+                     0);
+    assert_int_not_equal(
+        run_cmd(out, sizeof out, "cd %s && grep -v '^# made by' %s.w > %s.t && cmp -s a.t %s.t 2>&1", dir, name, name, name), 0);
+}
+
 /* REINFORCE against four devkits (dhm train policy --rl-rule devkit): deterministic for the seed
  * whatever the threads, and the policy it makes from zero weights beats the uniform random
  * player against them by far. */
@@ -390,14 +465,14 @@ static void test_rl_against_devkit(void **state)
                              "cd %s && grep -v '^# made by' rl1.w > a.t && grep -v '^# made by' rl2.w > b.t && cmp a.t b.t 2>&1",
                              dir),
                      0);
-    /* the rule matters: against simple the same seed makes other weights */
-    assert_int_equal(run_cmd(out, sizeof out,
-                             "%s train policy --model fast --rl-games 30000 --rl-vs-simple 1 --rl-rule simple "
-                             "--rl-lr 0.02 --rl-batch 256 --seed 1 --jobs 1 --quiet -o %s/rls.w 2>&1",
+    /* the rule matters: against simple the same seed makes other weights; so does --rl-class
+     * (the learner always the daifugo) */
+    rl_differs(dir, "--rl-rule simple", "rls");
+    rl_differs(dir, "--rl-rule devkit --rl-class 0", "rlc");
+    assert_int_equal(run_cmd(out, sizeof out, "%s train policy --model fast --rl-games 10 --rl-class 5 -o %s/x.w 2>&1",
                              dhm_bin(), dir),
-                     0);
-    assert_int_not_equal(run_cmd(out, sizeof out, "cd %s && grep -v '^# made by' rls.w > s.t && cmp -s a.t s.t 2>&1", dir),
-                         0);
+                     2);
+    assert_non_null(strstr(out, "--rl-class"));
     double mean[2];
     const char *specs[2] = {"policy:model=fast:surewin=0:weights=%s/rl1.w", "random"};
     for (int k = 0; k < 2; k++) {
@@ -423,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_games),
         cmocka_unit_test(test_matches),
         cmocka_unit_test(test_mc_odevkit),
+        cmocka_unit_test(test_policy_devkit),
         cmocka_unit_test(test_devkit_likelihood),
         cmocka_unit_test(test_rl_against_devkit),
         cmocka_unit_test(test_teacher_records),
