@@ -442,8 +442,10 @@ int devkit_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, siz
     if (spec_check_unused(s, "", err, errsz))
         return -1;
     DevkitSeen *d = calloc(1, sizeof *d); /* all zero, as the client's state when it starts */
-    if (!d)
+    if (!d) {
+        snprintf(err, errsz, "devkit: out of memory");
         return -1;
+    }
     devkit_seen_game_start(d);
     p->impl = d;
     p->game_start = devkit_game_start;

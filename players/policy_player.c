@@ -98,7 +98,6 @@ static Cards pp_exchange(Player *self, const InfoSet *v, int n)
 static void pp_game_start(Player *self, const InfoSet *v)
 {
     PolicyPlayer *p = self->impl;
-    (void)v;
     devkit_finder_game_start(&p->dkf);
     p->dk_on = p->devkit == 1 || (p->devkit == 2 && p->dkf.mask == (31u & ~(1u << v->me)));
     p->games++;
@@ -164,7 +163,7 @@ static int devkit_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t errs
         return 0;
     }
     devkit_finder_init(&pp->dkf, POLICY_DEVKIT_CHECKS, 1);
-    return rich_weights_option_rl(path, 2, "policy: devkit-weights", &pp->dk, &pp->dk_own, err, errsz);
+    return rich_weights_option_rl(path, RICH_DK, "policy: devkit-weights", &pp->dk, &pp->dk_own, err, errsz);
 }
 
 /* gift= and gift-weights=: the gift model into pp->gift, or none (the exchange weights). */
@@ -201,7 +200,7 @@ static int weights_option(PlayerSpec *s, PolicyPlayer *pp, char *err, size_t err
     }
     if (!rich)
         return policy_weights_option(s, &pp->w, err, errsz);
-    return rich_weights_option_rl(path, 1, "policy: weights", &pp->rich, &pp->rich_own, err, errsz);
+    return rich_weights_option_rl(path, RICH_RL, "policy: weights", &pp->rich, &pp->rich_own, err, errsz);
 }
 
 int policy_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t errsz)

@@ -628,18 +628,20 @@ int rich_load(const char *path, RichWeights *w, char *err, size_t errsz) { retur
 int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
                         size_t errsz)
 {
-    return rich_weights_option_rl(path, 0, key, use, own, err, errsz);
+    return rich_weights_option_rl(path, RICH_IMITATION, key, use, own, err, errsz);
 }
 
-int rich_weights_option_rl(const char *path, int rl, const char *key, const RichWeights **use, RichWeights **own,
+int rich_weights_option_rl(const char *path, int builtin, const char *key, const RichWeights **use, RichWeights **own,
                            char *err, size_t errsz)
 {
     char e[400] = "";
     const void *u;
     void *o;
-    const RichWeights *builtin = path ? NULL : rl == 2 ? rich_dk_builtin(e, sizeof e) : rl ? rich_rl_builtin(e, sizeof e)
-                                                                                       : rich_builtin(e, sizeof e);
-    int rc = wtext_option(path, key, builtin, e, sizeof(RichWeights), parse_any, &u, &o, err, errsz);
+    const RichWeights *b = path ? NULL
+                           : builtin == RICH_DK ? rich_dk_builtin(e, sizeof e)
+                           : builtin == RICH_RL ? rich_rl_builtin(e, sizeof e)
+                                                : rich_builtin(e, sizeof e);
+    int rc = wtext_option(path, key, b, e, sizeof(RichWeights), parse_any, &u, &o, err, errsz);
     *use = u;
     *own = o;
     return rc;

@@ -161,9 +161,10 @@ int rich_save(FILE *f, const RichWeights *w, const char *comment);
  * "mc: prior-weights=F: why"). 0 or -1. */
 int rich_weights_option(const char *path, const char *key, const RichWeights **use, RichWeights **own, char *err,
                         size_t errsz);
-/* The same; with path NULL and rl 1, the `policy` player's built-in ones (rich_rl_builtin); rl 2:
- * those against the sample clients (rich_dk_builtin). */
-int rich_weights_option_rl(const char *path, int rl, const char *key, const RichWeights **use, RichWeights **own,
+/* The same; with path NULL, the built-in weights `builtin` names: the imitation (rich_builtin),
+ * the `policy` player's (rich_rl_builtin) or those against the sample clients (rich_dk_builtin). */
+enum { RICH_IMITATION, RICH_RL, RICH_DK };
+int rich_weights_option_rl(const char *path, int builtin, const char *key, const RichWeights **use, RichWeights **own,
                            char *err, size_t errsz);
 /* Whether a weights file is for the rich policy (1; it starts with "dhm-rich") or not (0), or -1
  * with the reason when it cannot be read. */
