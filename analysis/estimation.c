@@ -2,6 +2,7 @@
 #include "analysis/estimation.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/decisions.h"
@@ -15,7 +16,40 @@ typedef struct AccWalk {
     long game;
     double secs, prep;
     EstSampler s;
+    /* est-time=1: each player's timed passes in the games over, by name */
+    EstTiming tm;
+    EstTimeCounts *tc;
+    char (*tname)[64];
+    int ntc, ctc, oom;
 } AccWalk;
+
+/* The index of the counts kept for a player's name ("" or none: a name of its own, by
+ * number), or -1 when out of memory. */
+static int time_counts(AccWalk *w, const char *name, int p)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s", name && *name ? name : "");
+    if (!*key)
+        snprintf(key, sizeof key, "#%d", p);
+    for (int i = 0; i < w->ntc; i++)
+        if (!strcmp(w->tname[i], key))
+            return i;
+    if (w->ntc == w->ctc) {
+        const int c = w->ctc ? 2 * w->ctc : 8;
+        EstTimeCounts *tc = realloc(w->tc, (size_t)c * sizeof *tc);
+        if (tc)
+            w->tc = tc;
+        char (*tn)[64] = realloc(w->tname, (size_t)c * sizeof *tn);
+        if (tn)
+            w->tname = tn;
+        if (!tc || !tn)
+            return -1;
+        w->ctc = c;
+    }
+    memset(&w->tc[w->ntc], 0, sizeof w->tc[0]);
+    snprintf(w->tname[w->ntc], sizeof w->tname[0], "%s", key);
+    return w->ntc++;
+}
 
 /* A play decision's certain knowledge (0), or -1 for a gift or counts that do not add up. */
 static int play_known(const Decision *d, EstKnown *k)
@@ -67,14 +101,33 @@ static int on_decision(void *ctx, const Decision *d)
 
 static int on_game(void *ctx, const GameRecord *rec, const char *const names[NPLAYERS], long index)
 {
-    (void)names;
     AccWalk *w = ctx;
     if (w->c->max_games && index >= w->c->max_games)
         return 1;
     w->game = index;
     w->r->games++;
+    int tc[NPLAYERS];
+    if (w->c->est->time) { /* each player's passes in the games before this one */
+        for (int p = 0; p < NPLAYERS; p++)
+            if ((tc[p] = time_counts(w, names ? names[p] : NULL, p)) < 0) {
+                w->oom = 1;
+                return 1;
+            }
+        for (int p = 0; p < NPLAYERS; p++)
+            est_time_model(&w->tc[tc[p]], w->tm.lp[p]);
+        w->s.timing = &w->tm;
+    }
     long r0 = w->r->right, t0 = w->r->total;
     int rc = decisions_each(rec, on_decision, w);
+    if (w->c->est->time) { /* this game's, learnt once it is over */
+        EstTimeCounts add[NPLAYERS];
+        memset(add, 0, sizeof add);
+        est_time_count(rec, add);
+        for (int p = 0; p < NPLAYERS; p++)
+            for (int h = 0; h < 2; h++)
+                for (int b = 0; b < EST_TBINS; b++)
+                    w->tc[tc[p]].n[h][b] += add[p].n[h][b];
+    }
     if (w->r->total > t0) {
         double a = (double)(w->r->right - r0) / (double)(w->r->total - t0);
         w->r->game_sum += a;
@@ -88,10 +141,19 @@ static int on_game(void *ctx, const GameRecord *rec, const char *const names[NPL
 int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult *out, char *err, size_t errsz)
 {
     memset(out, 0, sizeof *out);
-    AccWalk w = {c, out, 0, 0, 0, {0}};
+    AccWalk w;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.r = out;
     est_sampler_init(&w.s, c->est);
     int rc = games_each(src, on_game, &w, err, errsz);
     est_sampler_free(&w.s);
+    free(w.tc);
+    free(w.tname);
+    if (w.oom) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
     if (rc < 0)
         return -1;
     out->ns_per_world = out->worlds ? 1e9 * w.secs / out->worlds : 0;

@@ -6,8 +6,9 @@
 # per field, each seat's points per game with its standard error over blocks of games (batch
 # means: games inside a match are not independent), its CPU seconds per game (the process's
 # own user + system time, read from the rusage of the finished child), the pairwise
-# "finished above" rates and, in the match format, the points by the class each seat started
-# the game in. A benchmark, not a test: it needs the external clients, which are
+# "finished above" rates, the points each seat is ahead of each other game by game (with their
+# SE, over blocks as above), and, in the match format, the points by the class each seat
+# started the game in. A benchmark, not a test: it needs the external clients, which are
 # built outside the repository (docs/ladder.md); without them it says what is missing and
 # exits 0.
 #
@@ -55,7 +56,8 @@ usage() {
 usage: bench/ladder.sh [options]
 Plays dhm's player against external UECda clients over TCP, one match per field, and prints
 points per game +- SE (over blocks of games), CPU seconds per game of every seat, the
-pairwise "finished above" rates and, in the match format, the points by the class each seat
+pairwise "finished above" rates, each seat's points ahead of each other seat game by game
+(+- SE, over blocks as above) and, in the match format, the points by the class each seat
 started the game in.
 
   -p, --player SPEC     the dhm player in seat 0 (mc); or kleinblauw, blauweregen, devkit,
@@ -539,16 +541,38 @@ report() {
   # draw their classes, which the records of finishing classes do not show.
   function byc_head(   h, k) { for (k = 0; k < 6; k++) h = h ",start_" CN[k] "_games,start_" CN[k] "_points"; return h }
   function byc_mean(f, i, k) { return cs[f, i, k] / cn[f, i, k] }
+  # the SE of the points seat i is ahead of seat j (mean[i] - mean[j], a game at a time): over
+  # games in independent games, else over the blocks (batch means); -1 when it has none
+  function ahead_se(f, i, j, g,   md, v, m, bm) {
+    if (ind == 1) {
+      if (g < 2) return -1;
+      md = (s[f, i] - s[f, j]) / g; v = (ds2[f, i, j] - g * md * md) / (g - 1);
+      return sqrt((v < 0 ? 0 : v) / g)
+    }
+    m = nb[f] + 0; if (m < 2) return -1;
+    bm = db[f, i, j] / m; v = (db2[f, i, j] - m * bm * bm) / (m - 1);
+    return sqrt((v < 0 ? 0 : v) / m)
+  }
   BEGIN { split("daifugo fugo heimin hinmin daihinmin first", CN1, " "); for (q = 0; q < 6; q++) CN[q] = CN1[q + 1] }
   FILENAME == ARGV[1] {
     split($0, w, " "); f = w[1];
     if (only != "" && f != only) next;
     n[f]++;
     for (i = 0; i < 5; i++) { c[i] = w[3 + i]; pts = 5 - c[i]; s[f, i] += pts; s2[f, i] += pts * pts; bs[f, i] += pts }
-    for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) if (c[i] < c[j]) above[f, i, j]++;
+    for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) {
+      if (c[i] < c[j]) above[f, i, j]++;
+      # points ahead of seat j, game by game (row - column): its SE over games and over blocks
+      d = c[j] - c[i]; ds2[f, i, j] += d * d; bd[f, i, j] += d
+    }
     # the class each player started this game in: its last finish, or 5 (first) after a reset
     for (i = 0; i < 5; i++) { st = (w[2] % R == 0) ? 5 : last[f, i]; cn[f, i, st]++; cs[f, i, st] += 5 - c[i]; last[f, i] = c[i] }
-    if (n[f] % B == 0) { nb[f]++; for (i = 0; i < 5; i++) { b[f, i] += bs[f, i] / B; b2[f, i] += (bs[f, i] / B) ^ 2; bs[f, i] = 0 } }
+    if (n[f] % B == 0) {
+      nb[f]++;
+      for (i = 0; i < 5; i++) {
+        b[f, i] += bs[f, i] / B; b2[f, i] += (bs[f, i] / B) ^ 2; bs[f, i] = 0;
+        for (j = 0; j < 5; j++) { db[f, i, j] += bd[f, i, j] / B; db2[f, i, j] += (bd[f, i, j] / B) ^ 2; bd[f, i, j] = 0 }
+      }
+    }
     next
   }
   {
@@ -558,8 +582,9 @@ report() {
     server[f] = $2; seed[f] = $3; games[f] = $4; secs[f] = $5; clean[f] = $13; problems[f] = $14; l0[f] = $16; l1[f] = $17
   }
   END {
-    if (fmt == "csv") print "field,server,seed,games,seconds,load_start,load_end,seat,player,points_per_game,se_blocks,block_games,se_games,cpu_s_per_game,refused,timeouts,dropped,exit_status,clean,above_0,above_1,above_2,above_3,above_4,command" byc_head();
-    if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"exchange\": %s, \"class0\": %s, \"fields\": [", B, B, nx == 1 ? "false" : "true", c0 == "" ? "null" : jstr(c0);
+    if (fmt == "csv") print "field,server,seed,games,seconds,load_start,load_end,seat,player,points_per_game,se_blocks,block_games,se_games,cpu_s_per_game,refused,timeouts,dropped,exit_status,clean,above_0,above_1,above_2,above_3,above_4,command" byc_head() ",ahead_0,ahead_1,ahead_2,ahead_3,ahead_4,se_ahead_0,se_ahead_1,se_ahead_2,se_ahead_3,se_ahead_4";
+    if (fmt == "json") printf "{\"block_games\": %d, \"se\": \"standard error of the points per game over blocks of %d games (batch means)\", \"se_ahead\": \"%s\", \"exchange\": %s, \"class0\": %s, \"fields\": [", B, B,
+      "standard error of the points each seat is ahead of each other seat (row - column, a game at a time) " (ind == 1 ? "over games (independent games)" : "over the same blocks (batch means)"), nx == 1 ? "false" : "true", c0 == "" ? "null" : jstr(c0);
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = n[f] + 0;
       for (i = 0; i < 5; i++) {
@@ -573,6 +598,7 @@ report() {
         cpug[i] = (cpu[i] == "nan" || cpu[i] == "-" || g == 0) ? "nan" : cpu[i] / g;
         for (j = 0; j < 5; j++) ab[i, j] = g ? (above[f, i, j] + 0) / g : 0;
       }
+      for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) { ah[i, j] = mean[i] - mean[j]; ahse[i, j] = ahead_se(f, i, j, g) }
       split(row[f SUBSEP "server"], r, "\t");
       scpu = (r[8] == "nan" || g == 0) ? "nan" : r[8] / g; slab = r[7]; sex = r[12];
       if (fmt == "table") {
@@ -595,6 +621,15 @@ report() {
           for (j = 0; j < 5; j++) printf " %8s", i == j ? "-" : sprintf("%.1f", 100 * ab[i, j]);
           printf "\n";
         }
+        if (ind == 1) printf "  points ahead, game by game (row - column +- SE over games):\n  %-29s", "";
+        else printf "  points ahead, game by game (row - column +- SE over %d blocks of %d games, batch means):\n  %-29s", nb[f], B, "";
+        for (j = 0; j < 5; j++) printf " %15s", "seat " j;
+        printf "\n";
+        for (i = 0; i < 5; i++) {
+          printf "  %-4d %-24s", i, lab[i];
+          for (j = 0; j < 5; j++) printf " %15s", i == j ? "-" : sprintf("%+.3f", ah[i, j]) (ahse[i, j] < 0 ? "" : sprintf(" +- %.3f", ahse[i, j]));
+          printf "\n";
+        }
         if (ind != 1 && nx != 1) {
           printf "  points per game by the class the seat started the game in (games; first: after a class reset):\n  %-29s", "";
           for (q = 0; q < 6; q++) printf " %13s", CN[q];
@@ -614,9 +649,11 @@ report() {
           for (j = 0; j < 5; j++) printf ",%s", i == j ? "" : sprintf("%.4f", ab[i, j]);
           printf ",%s", cstr(cmd[i]);
           for (q = 0; q < 6; q++) printf ",%s,%s", ind == 1 ? "" : cn[f, i, q] + 0, ind == 1 || !cn[f, i, q] ? "" : sprintf("%.4f", byc_mean(f, i, q));
+          for (j = 0; j < 5; j++) printf ",%s", i == j ? "" : sprintf("%.4f", ah[i, j]);
+          for (j = 0; j < 5; j++) printf ",%s", i == j || ahse[i, j] < 0 ? "" : sprintf("%.4f", ahse[i, j]);
           printf "\n";
         }
-        printf "%s,%s,%s,%d,%s,%s,%s,server,%s,,,,,%s,,,,%s,%s,,,,,,,,,,,,,,,,,,\n", cstr(f), server[f], seed[f], g, secs[f], l0[f], l1[f], cstr(slab),
+        printf "%s,%s,%s,%d,%s,%s,%s,server,%s,,,,,%s,,,,%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n", cstr(f), server[f], seed[f], g, secs[f], l0[f], l1[f], cstr(slab),
           scpu == "nan" ? "" : sprintf("%.5f", scpu), sex, clean[f];
       } else {
         printf "%s\n  {\"field\": %s, \"server\": %s, \"seed\": %s, \"games\": %d, \"seconds\": %d, \"load_average\": [%s, %s], \"blocks\": %d, \"clean\": %s, \"problems\": %s,\n   \"server_process\": {\"name\": %s, \"cpu_s_per_game\": %s, \"exit_status\": %s},\n   \"seats\": [",
@@ -627,6 +664,10 @@ report() {
             i ? "," : "", i, jstr(lab[i]), jstr(cmd[i]), mean[i], seb[i] < 0 ? "null" : sprintf("%.4f", seb[i]), seg[i] < 0 ? "null" : sprintf("%.4f", seg[i]),
             cpug[i] == "nan" ? "null" : sprintf("%.5f", cpug[i]), num(ref[i]), num(to[i]), num(dr[i]), num(ex[i]);
           for (j = 0; j < 5; j++) printf "%s%s", j ? ", " : "", i == j ? "null" : sprintf("%.4f", ab[i, j]);
+          printf "], \"ahead\": [";
+          for (j = 0; j < 5; j++) printf "%s%s", j ? ", " : "", i == j ? "null" : sprintf("%.4f", ah[i, j]);
+          printf "], \"se_ahead\": [";
+          for (j = 0; j < 5; j++) printf "%s%s", j ? ", " : "", i == j || ahse[i, j] < 0 ? "null" : sprintf("%.4f", ahse[i, j]);
           printf "], \"by_start_class\": ";
           if (ind == 1) printf "null";
           else {

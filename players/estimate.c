@@ -1,6 +1,7 @@
 /* estimate.c — hard constraints, the weight table and world samplers (estimate.h). */
 #include "players/estimate.h"
 
+#include "game/game.h"
 #include "game/textfile.h"
 #include "players/devkit.h"
 #include "players/estnet.h"
@@ -388,13 +389,70 @@ static void orders_init(void)
     }
 }
 
+/* The plays' log-likelihood; with tm, also the times of the opponents' passes, in *tll. */
+static double history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
+                             const RichWeights *rw, unsigned dkmask, const DevkitSeen *dk0, const EstTiming *tm,
+                             double *tll);
+
 double est_history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w, const RichWeights *rw)
 {
-    return est_history_loglik_dk(v, hand, w, rw, 0, NULL);
+    return history_loglik(v, hand, w, rw, 0, NULL, NULL, NULL);
 }
 
 double est_history_loglik_dk(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
                              const RichWeights *rw, unsigned dkmask, const DevkitSeen *dk0)
+{
+    return history_loglik(v, hand, w, rw, dkmask, dk0, NULL, NULL);
+}
+
+/* Whether some move but the pass is among mv[0..n). */
+static int has_play(const Move *mv, int n)
+{
+    for (int j = 0; j < n; j++)
+        if (mv[j].type != MOVE_PASS)
+            return 1;
+    return 0;
+}
+
+void est_time_count(const GameRecord *rec, EstTimeCounts c[NPLAYERS])
+{
+    GameState g;
+    state_init(&g, rec->original, rec->seat, rec->first);
+    Move mv[MOVEGEN_MAX];
+    for (int i = 0; i < rec->nplays && !g.over; i++) {
+        const PlayRec *pr = &rec->plays[i];
+        if (pr->move.type == MOVE_PASS && pr->usec > 0 && g.turn < NPLAYERS)
+            c[g.turn].n[has_play(mv, state_moves(&g, mv))][est_time_bin(pr->usec)]++;
+        if (state_apply(&g, pr->move) & EV_STALEMATE)
+            break;
+    }
+}
+
+void est_time_model(const EstTimeCounts *c, double lp[2][EST_TBINS])
+{
+    for (int h = 0; h < 2; h++) {
+        double tot = 0;
+        for (int b = 0; b < EST_TBINS; b++)
+            tot += (double)c->n[h][b] + 0.5;
+        for (int b = 0; b < EST_TBINS; b++)
+            lp[h][b] = log(((double)c->n[h][b] + 0.5) / tot);
+    }
+}
+
+/* A candidate world's log-weight: beta x its plays' log-likelihood, plus the exchange's
+ * (mode exch) and the times of the opponents' passes (tm) when asked. */
+static double cand_loglik(const InfoSet *v, const Cards hand[NPLAYERS], double beta, const PolicyWeights *w,
+                          const RichWeights *rw, unsigned dkmask, const DevkitSeen *dk, int exch, const EstTiming *tm)
+{
+    double t = 0, ll = history_loglik(v, hand, w, rw, dkmask, dk, tm, &t);
+    if (ll == -INFINITY)
+        return ll;
+    return beta * ll + t + (exch ? est_exchange_loglik(v, hand, exch) : 0);
+}
+
+static double history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const PolicyWeights *w,
+                             const RichWeights *rw, unsigned dkmask, const DevkitSeen *dk0, const EstTiming *tm,
+                             double *tll)
 {
     DevkitSeen dk;
     memset(&dk, 0, sizeof dk);
@@ -419,6 +477,8 @@ double est_history_loglik_dk(const InfoSet *v, const Cards hand[NPLAYERS], const
                     at = j;
             if (at < 0)
                 return -INFINITY; /* this world cannot have made that play */
+            if (tm && m.type == MOVE_PASS && v->plays[i].usec > 0)
+                *tll += tm->lp[g.turn][has_play(mv, n)][est_time_bin(v->plays[i].usec)];
             if ((dkmask >> g.turn) & 1) {
                 Move d = devkit_choose(&dk, g.hand[g.turn], g.table, g.rev, g.lock);
                 if (!state_is_legal(&g, d))
@@ -812,6 +872,7 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
         s->fresh = o->fresh;
         s->beta = o->beta;
         s->exch = o->exch;
+        s->time = o->time;
         s->uprop = o->uprop;
         s->nprop = o->net != NULL;
         if (o->net)
@@ -840,8 +901,8 @@ void est_prepare(EstSampler *s, const EstOptions *o, const InfoSet *v, const Est
     for (int i = 0; i < n; i++) {
         s->pool[i][k->me] = v->hand;
         est_sample(&base, k, rng, s->pool[i]);
-        ll[i] = o->beta * est_history_loglik_dk(v, s->pool[i], o->pw, o->rw, s->dkmask, s->dkstart) +
-                (o->exch ? est_exchange_loglik(v, s->pool[i], o->exch) : 0);
+        ll[i] = cand_loglik(v, s->pool[i], o->beta, o->pw, o->rw, s->dkmask, s->dkstart, o->exch,
+                            o->time ? s->timing : NULL);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double tot = 0;
@@ -1092,8 +1153,7 @@ static void sample_fresh(const EstSampler *s, const EstKnown *k, Rng *rng, Cards
             sample_bounded(&base, k, s->v, rng, prop[i]);
         else
             est_sample(&base, k, rng, prop[i]);
-        ll[i] = s->beta * est_history_loglik_dk(s->v, prop[i], s->pw, s->rw, s->dkmask, s->dkstart) +
-                (s->exch ? est_exchange_loglik(s->v, prop[i], s->exch) : 0);
+        ll[i] = cand_loglik(s->v, prop[i], s->beta, s->pw, s->rw, s->dkmask, s->dkstart, s->exch, s->time ? s->timing : NULL);
         mx = ll[i] > mx ? ll[i] : mx;
     }
     double w[EST_MAX_FRESH], tot = 0;
@@ -1264,6 +1324,21 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, ekey, 0, 4, 0, &kk, err, errsz))
         return -1;
     o->exch = (int)kk;
+    /* the opponents' times: learnt by the walk over recorded games (dhm estimate); the players
+     * do not time their opponents, so there is no est-time= */
+    if (!kind_key) {
+        if (spec_get_str(s, "time", NULL) && o->kind != EST_POLICY) {
+            snprintf(err, errsz, "time= is for est=policy");
+            return -1;
+        }
+        if (spec_get_int(s, "time", 0, 1, 0, &kk, err, errsz))
+            return -1;
+        o->time = (int)kk;
+        if (o->time && o->mcmc) {
+            snprintf(err, errsz, "time= does not go with mcmc=");
+            return -1;
+        }
+    }
     if (o->fresh > 0 && (o->point || o->mcmc)) {
         snprintf(err, errsz, "%s= draws every world afresh: it does not go with %s= or %s=", fkey, pkey, mkey);
         return -1;
@@ -1359,7 +1434,7 @@ int est_options_parse(const char *text, EstOptions *o, char *err, size_t errsz)
     memset(o, 0, sizeof *o);
     if (player_spec_parse(text, &s, err, errsz) || est_options(&s, NULL, "model", EST_UNIFORM, o, err, errsz))
         return -1;
-    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, exch, proposal, seq, temp", err, errsz)) {
+    if (spec_check_unused(&s, "order, method, p, model, k, beta, weights, mcmc, point, fresh, exch, time, proposal, seq, temp", err, errsz)) {
         est_options_free(o);
         return -1;
     }
@@ -1403,12 +1478,13 @@ void est_options_describe(const EstOptions *o, char *buf, size_t size)
         snprintf(buf, size, "oracle method=%s p=%g", est_oracle_name(o->oracle), o->p);
     else if (o->kind == EST_POLICY)
         if (o->fresh > 0)
-            snprintf(buf, size, "policy fresh=%d beta=%g%s%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
-                     o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch));
+            snprintf(buf, size, "policy fresh=%d beta=%g%s%s%s%s", o->fresh, o->beta, o->rw ? " rich" : "",
+                     o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "", exch_name(o->exch),
+                     o->time ? " time=1" : "");
         else
-            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
+            snprintf(buf, size, "policy k=%d beta=%g mcmc=%d%s%s%s%s%s", o->k, o->beta, o->mcmc, o->point ? " point=1" : "",
                      o->rw ? " rich" : "", o->net ? " proposal=net" : o->uprop ? " proposal=uniform" : "",
-                     exch_name(o->exch));
+                     exch_name(o->exch), o->time ? " time=1" : "");
     else if (o->kind == EST_WEIGHTS)
         snprintf(buf, size, "weights order=%s", est_order_name(o->order));
     else if (o->kind == EST_NET)

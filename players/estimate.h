@@ -139,6 +139,28 @@ int est_model_save(FILE *f, const EstModel *m, const char *comment);
 
 /* ---- sampling ---- */
 
+/* The opponents' thinking times (est-time=1). A searching program answers at once when it has
+ * nothing to think about: it passes at once when nothing in its hand beats the table, where it
+ * thinks when it has a choice. The walk over recorded games learns, for each opponent, how long
+ * its passes took with and without a play in hand from the games already over, where every
+ * hand is known, and a world is weighted by how likely it makes the times of this game's passes
+ * (est_history_loglik_dk). A player that passes as fast either way (a policy client) is learnt
+ * to tell nothing. */
+#define EST_TBINS 4
+static inline int est_time_bin(uint32_t us) { return us < 1000 ? 0 : us < 3000 ? 1 : us < 10000 ? 2 : 3; }
+typedef struct EstTiming {
+    double lp[NPLAYERS][2][EST_TBINS]; /* log P(time bin | no play (0) or a play (1) in hand) of each player's passes */
+} EstTiming;
+/* Counts of one player's timed passes: n[had a play][bin]. */
+typedef struct EstTimeCounts {
+    long n[2][EST_TBINS];
+} EstTimeCounts;
+/* Adds the timed passes of a finished game (its true hands and plays) to per-player counts. */
+struct GameRecord;
+void est_time_count(const struct GameRecord *rec, EstTimeCounts c[NPLAYERS]);
+/* The log-probabilities from counts (add-0.5 smoothing: a player never seen is neutral). */
+void est_time_model(const EstTimeCounts *c, double lp[2][EST_TBINS]);
+
 #define EST_MAX_POOL 16384 /* candidates (est-k); memory for them is taken as a sampler needs it */
 #define EST_MAX_FRESH 64
 typedef struct EstSampler {
@@ -156,6 +178,7 @@ typedef struct EstSampler {
     int fresh;                      /* policy with est-fresh=M: M fresh proposals per world */
     double beta;                    /* ... each weighted by exp(beta x its log-likelihood) */
     int exch;                       /* ... and by how likely the exchange made it (est_exchange_loglik's mode; 0 off) */
+    int time;                       /* ... and by the opponents' times of passes (est-time=1, with timing) */
     int uprop;                      /* ... the proposals uniform worlds, not the weight table's */
     int nprop;                      /* ... the proposals dealt by the learned estimator (its chances in wc) */
     const InfoSet *v;               /* ... whose plays are scored (set by est_prepare; must outlive the draws) */
@@ -163,6 +186,7 @@ typedef struct EstSampler {
     const struct RichWeights *rw;
     unsigned dkmask;                /* ... these players' plays scored by the sample client's rule instead */
     const struct DevkitSeen *dkstart; /* ... what that client had read at the game's start (set by the caller) */
+    const EstTiming *timing;        /* ... with est-time=1: the opponents' times of passes (set by the caller; NULL: none) */
 } EstSampler;
 
 struct EstOptions;
@@ -212,6 +236,7 @@ typedef struct EstOptions {
     int point;             /* policy: every world the one best guess (1), not a draw (0) */
     int fresh;             /* policy: est-fresh=M draws each world from M fresh proposals (0: one pool) */
     int exch;              /* policy: est-exch=1..4 also weights each candidate by the exchange's likelihood (est_exchange_loglik) */
+    int time;              /* policy: est-time=1 also weights each candidate by the opponents' times of passes (EstTiming) */
     int uprop;             /* policy: est-proposal=uniform: the candidates uniform worlds (with est-fresh,
                             * est-exch and a rich player, its partner's kept cards below the cards it was shown) */
     const PolicyWeights *pw; /* policy: the built-in weights, or ownw */

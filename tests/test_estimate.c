@@ -10,6 +10,8 @@
 #include "testutil.h"
 
 #include "analysis/decisions.h"
+#include "core/movegen.h"
+#include "record/kifu.h"
 #include "estcheck.h"
 
 static GameRecord *records;
@@ -855,6 +857,113 @@ static void drop_times(char *csv)
     *w = 0;
 }
 
+/* ---- the opponents' times of passes (est-time=1) ---- */
+
+/* Times every pass of a record as a searching program would: 200 µs when the passer had no
+ * play that could beat the table (the generator says so from its true hand), 50 ms when it
+ * had one; plays untimed. Returns the passes of each kind. */
+static void time_passes(GameRecord *rec, long n[2])
+{
+    GameState g;
+    state_init(&g, rec->original, rec->seat, rec->first);
+    Move mv[MOVEGEN_MAX];
+    for (int i = 0; i < rec->nplays && !g.over; i++) {
+        PlayRec *pr = &rec->plays[i];
+        pr->usec = 0;
+        if (pr->move.type == MOVE_PASS) {
+            const int m = move_is_pass(g.table) ? movegen_lead(g.hand[g.turn], mv) + 1
+                                                 : movegen_follow(g.hand[g.turn], g.table, g.rev, g.lock, mv);
+            pr->usec = m > 1 ? 50000 : 200;
+            n[m > 1]++;
+        }
+        if (state_apply(&g, pr->move) & EV_STALEMATE)
+            break;
+    }
+}
+
+static void test_pass_times(void **state)
+{
+    (void)state;
+    play_records();
+    /* the counts: every timed pass in its bin, by whether its player had a play */
+    EstTimeCounts c[NPLAYERS];
+    memset(c, 0, sizeof c);
+    long n[2] = {0, 0};
+    GameRecord *rec = malloc(sizeof *rec);
+    assert_non_null(rec);
+    for (int i = 0; i < 30; i++) {
+        *rec = records[i];
+        time_passes(rec, n);
+        est_time_count(rec, c);
+    }
+    long got[2][EST_TBINS] = {{0}};
+    for (int p = 0; p < NPLAYERS; p++)
+        for (int h = 0; h < 2; h++)
+            for (int b = 0; b < EST_TBINS; b++)
+                got[h][b] += c[p].n[h][b];
+    assert_true(n[0] > 500 && n[1] > 100);
+    assert_int_equal(got[0][est_time_bin(200)], n[0]);
+    assert_int_equal(got[1][est_time_bin(50000)], n[1]);
+    assert_int_equal(got[0][0] + got[0][1] + got[0][2] + got[0][3], n[0]);
+    assert_int_equal(got[1][0] + got[1][1] + got[1][2] + got[1][3], n[1]);
+    /* the model: a bin seen with one kind only is far likelier under it; never seen, neutral */
+    double lp[2][EST_TBINS];
+    est_time_model(&c[1], lp);
+    assert_true(lp[0][0] - lp[1][0] > 2 && lp[1][3] - lp[0][3] > 1);
+    EstTimeCounts none;
+    memset(&none, 0, sizeof none);
+    est_time_model(&none, lp);
+    for (int b = 0; b < EST_TBINS; b++)
+        NEAR(lp[0][b], lp[1][b], 1e-12);
+
+    /* end to end: dhm estimate on these games with their times places more cards right with
+     * time=1; untimed, time=1 changes nothing */
+    char dir[64], path[128], out[4096], a[4096];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    const char *const names[NPLAYERS] = {"p0", "p1", "p2", "p3", "p4"};
+    for (int timed = 0; timed < 2; timed++) {
+        snprintf(path, sizeof path, "%s/t%d.kifu", dir, timed);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        kifu_write_header(f, names);
+        for (int i = 0; i < 40; i++) {
+            *rec = records[i];
+            long m[2] = {0, 0};
+            time_passes(rec, m);
+            if (!timed)
+                for (int j = 0; j < rec->nplays; j++)
+                    rec->plays[j].usec = 0;
+            kifu_write_game(f, rec);
+        }
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s --worlds 2 --est policy:k=128:beta=0.1:point=1 "
+                                                  "--est policy:k=128:beta=0.1:point=1:time=1 --csv --quiet",
+                                 dhm_bin(), path),
+                         0);
+        double acc[2];
+        const char *l = out;
+        for (int r = 0; r < 2; r++) {
+            assert_non_null(l = strstr(l, "\n\"policy k=128"));
+            l++;
+            const char *q = l;
+            for (int comma = 0; comma < 4; comma++) /* sampler,games,decisions,worlds,accuracy */
+                assert_non_null(q = strchr(q, ',')), q++;
+            acc[r] = strtod(q, NULL);
+        }
+        assert_non_null(strstr(out, "time=1"));
+        if (timed ? !(acc[1] > acc[0] + 0.005) : acc[1] != acc[0])
+            fail_msg("%s: time=1 %.4f against %.4f", timed ? "timed" : "untimed", acc[1], acc[0]);
+        snprintf(a, sizeof a, "%s", out);
+    }
+    free(rec);
+    /* est-time is for the likelihood samplers, and not a player option */
+    assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s --est uniform:time=1 2>&1", dhm_bin(), path), 2);
+    assert_non_null(strstr(out, "time= is for est=policy"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:est=policy:est-time=1,simple,simple,simple,simple "
+                                              "--games 1 2>&1", dhm_bin()), 2);
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 static void test_cli(void **state)
 {
     (void)state;
@@ -960,6 +1069,7 @@ int main(void)
         cmocka_unit_test(test_point_estimate),
         cmocka_unit_test(test_assign_world_is_optimal),
         cmocka_unit_test(test_model_files),
+        cmocka_unit_test(test_pass_times),
         cmocka_unit_test(test_cli),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,6 +89,20 @@ static int json_numbers(const char *json, const char *key, double *v, int max)
 /* The mixed field with five different stand-ins: each seat's points per game equal dhm play's
  * for the same players and seed, so no client took another's seat and no game was lost; the
  * CSV written next to it has a row per seat and one for the server. */
+/* The next JSON array after key in a seat's row: five numbers, null on the diagonal (seat i),
+ * read into v. Returns where the array ended. */
+static const char *seat_row(const char *a, const char *key, int i, double v[5])
+{
+    assert_non_null(a = strstr(a, key));
+    a += strlen(key);
+    for (int j = 0; j < 5; j++) {
+        char *end = (char *)a + 4; /* "null" */
+        v[j] = i == j ? 0 : strtod(a, &end);
+        a = end + 2;
+    }
+    return a;
+}
+
 static void test_mixed_field_equals_play(void **state)
 {
     (void)state;
@@ -99,8 +113,8 @@ static void test_mixed_field_equals_play(void **state)
     stand_in("DHM_LADDER_OTHER", "simple", 3);
     char dir[64];
     assert_non_null(test_tmpdir(dir, sizeof dir));
-    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -f mixed --mixed-games 40 -s 3 -b 8 --json --out %s/r 2>/dev/null",
-                     dir);
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh -p simple -f mixed --mixed-games 40 -s 3 -b 8 --json --out %s/r --keep %s/k 2>/dev/null",
+                     dir, dir);
     if (rc != 0)
         fail_msg("ladder.sh: exit %d, '%s'", rc, out);
     assert_non_null(strstr(out, "\"field\": \"mixed\""));
@@ -182,6 +196,40 @@ static void test_mixed_field_equals_play(void **state)
     assert_non_null(strstr(csv, "mixed,dhm,3,40,"));
     snprintf(path, sizeof path, "%s/r.json", dir);
     assert_non_null(strstr(slurp_file(path), "\"finished_above\": [null, "));
+
+    /* the points each seat is ahead of each other, game by game: the difference of the two
+     * means, and its SE over the 5 blocks of 8 games, recomputed here from the kept classes */
+    snprintf(path, sizeof path, "%s/k/mixed/classes.txt", dir);
+    const char *cls = slurp_file(path);
+    int c[40][5], off = 0;
+    for (int g = 0; g < 40; g++)
+        for (int i = 0; i < 5; i++) {
+            int n = 0;
+            assert_int_equal(sscanf(cls + off, "%d%n", &c[g][i], &n), 1);
+            off += n;
+        }
+    double ah[25], se[25];
+    const char *a = out;
+    for (int i = 0; i < 5; i++) {
+        a = seat_row(a, "\"ahead\": [", i, ah + 5 * i);
+        a = seat_row(a, "\"se_ahead\": [", i, se + 5 * i);
+    }
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            if (i == j)
+                continue;
+            double bm[5] = {0}, m = 0, v = 0;
+            for (int g = 0; g < 40; g++)
+                bm[g / 8] += (c[g][j] - c[g][i]) / 8.0;
+            for (int k = 0; k < 5; k++)
+                m += bm[k] / 5;
+            for (int k = 0; k < 5; k++)
+                v += (bm[k] - m) * (bm[k] - m) / 4;
+            NEAR(ah[5 * i + j], got[i] - got[j], 2e-4);
+            NEAR(ah[5 * i + j], m, 2e-4);
+            NEAR(se[5 * i + j], sqrt(v / 5), 2e-4);
+        }
+    assert_true(se[1] > 0); /* the two seats differ in some block */
     run_cmd(NULL, 0, "rm -rf %s", dir);
     clear_clients();
 }
