@@ -18,8 +18,10 @@ typedef struct AccWalk {
     EstSampler s;
     /* est-time=1: each player's timed passes in the games over, by name */
     EstTiming tm;
-    EstTimeCounts *tc;
-    char (*tname)[64];
+    struct NamedCounts {
+        char name[64];
+        EstTimeCounts c;
+    } *tc;
     int ntc, ctc, oom;
 } AccWalk;
 
@@ -32,22 +34,18 @@ static int time_counts(AccWalk *w, const char *name, int p)
     if (!*key)
         snprintf(key, sizeof key, "#%d", p);
     for (int i = 0; i < w->ntc; i++)
-        if (!strcmp(w->tname[i], key))
+        if (!strcmp(w->tc[i].name, key))
             return i;
     if (w->ntc == w->ctc) {
         const int c = w->ctc ? 2 * w->ctc : 8;
-        EstTimeCounts *tc = realloc(w->tc, (size_t)c * sizeof *tc);
-        if (tc)
-            w->tc = tc;
-        char (*tn)[64] = realloc(w->tname, (size_t)c * sizeof *tn);
-        if (tn)
-            w->tname = tn;
-        if (!tc || !tn)
+        struct NamedCounts *tc = realloc(w->tc, (size_t)c * sizeof *tc);
+        if (!tc)
             return -1;
+        w->tc = tc;
         w->ctc = c;
     }
     memset(&w->tc[w->ntc], 0, sizeof w->tc[0]);
-    snprintf(w->tname[w->ntc], sizeof w->tname[0], "%s", key);
+    snprintf(w->tc[w->ntc].name, sizeof w->tc[0].name, "%s", key);
     return w->ntc++;
 }
 
@@ -114,7 +112,7 @@ static int on_game(void *ctx, const GameRecord *rec, const char *const names[NPL
                 return 1;
             }
         for (int p = 0; p < NPLAYERS; p++)
-            est_time_model(&w->tc[tc[p]], w->tm.lp[p]);
+            est_time_model(&w->tc[tc[p]].c, w->tm.lp[p]);
         w->s.timing = &w->tm;
     }
     long r0 = w->r->right, t0 = w->r->total;
@@ -126,7 +124,7 @@ static int on_game(void *ctx, const GameRecord *rec, const char *const names[NPL
         for (int p = 0; p < NPLAYERS; p++)
             for (int h = 0; h < 2; h++)
                 for (int b = 0; b < EST_TBINS; b++)
-                    w->tc[tc[p]].n[h][b] += add[p].n[h][b];
+                    w->tc[tc[p]].c.n[h][b] += add[p].n[h][b];
     }
     if (w->r->total > t0) {
         double a = (double)(w->r->right - r0) / (double)(w->r->total - t0);
@@ -149,7 +147,6 @@ int est_accuracy_run(const EstAccConfig *c, const GameSource *src, EstAccResult 
     int rc = games_each(src, on_game, &w, err, errsz);
     est_sampler_free(&w.s);
     free(w.tc);
-    free(w.tname);
     if (w.oom) {
         snprintf(err, errsz, "out of memory");
         return -1;

@@ -26,6 +26,7 @@
 #include "players/devkit.h"
 
 #include "core/table.h"
+#include "players/oppmodel.h"
 #include "players/players.h"
 
 enum { ROWS = TABLE_ROWS, COLS = TABLE_COLS, CELLS = ROWS * COLS };
@@ -497,24 +498,9 @@ unsigned devkit_finder_game_end(DevkitFinder *f, const InfoSet *v)
         f->done = 1;
         return f->mask;
     }
-    Cards hand[NPLAYERS] = {0}, seen = 0;
-    for (int i = 0; i < v->nplays; i++) {
-        const Cards c = move_cards(v->plays[i].move);
-        hand[v->plays[i].player] |= c;
-        seen |= c;
-    }
-    int short_of = -1;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (cards_count(hand[p]) != v->start_ncards[p]) {
-            if (short_of >= 0)
-                return f->mask; /* two hands unfinished: a stalemate */
-            short_of = p;
-        }
-    if (short_of >= 0)
-        hand[short_of] |= CARDS_ALL & ~seen;
-    for (int p = 0; p < NPLAYERS; p++)
-        if (cards_count(hand[p]) != v->start_ncards[p])
-            return f->mask;
+    Cards hand[NPLAYERS];
+    if (oppmodel_hands(v, hand))
+        return f->mask; /* the hands cannot be made out (two left at a stalemate) */
     GameState g;
     state_init(&g, hand, v->seat, v->first);
     DevkitSeen dk = f->start;
