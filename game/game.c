@@ -257,6 +257,8 @@ int game_begin(GameMachine *m, Player *const pl[NPLAYERS], const GameSetup *su, 
         m->played_by[p] = 0;
         if (m->pl[p] && m->pl[p]->observe)
             m->observers |= 1u << p;
+        if (m->pl[p] && m->pl[p]->wants_times)
+            m->su.timed = 1;
     }
     const int classes = deal_and_take(su, &m->rng, rec, m->hand);
     start_views(su, rec, m->hand, m->view);
@@ -410,7 +412,8 @@ int game_run(GameMachine *m)
         const long long t0 = m->su.timed ? now_us() : 0;
         const Move mv = pl->play(pl, v);
         const long long spent = m->su.timed ? now_us() - t0 : 0;
-        rc = step_move(m, mv, spent > 0xFFFFFFFFLL ? 0xFFFFFFFFu : (uint32_t)spent);
+        /* timed: at least 1 µs (0 stands for untimed) */
+        rc = step_move(m, mv, !m->su.timed ? 0 : spent < 1 ? 1 : spent > 0xFFFFFFFFLL ? 0xFFFFFFFFu : (uint32_t)spent);
     }
     return rc;
 }

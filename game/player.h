@@ -70,6 +70,9 @@ struct Player {
      * (reads_hidden), and dhm connect / dhm serve refuse them. */
     void (*oracle)(Player *self, const Cards hand[NPLAYERS]);
     int reads_hidden;
+    /* The player reads the others' thinking times (PlayRec.usec): the in-process engine times
+     * every move of a game it plays in. */
+    int wants_times;
     /* Prints a JSON object with the player's end-of-match statistics, or nothing. Optional. */
     void (*report_json)(Player *self, FILE *out);
     void (*destroy)(Player *self);

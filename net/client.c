@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "game/game.h"
 #include "net/io.h"
 #include "players/players.h"
 
@@ -142,6 +143,9 @@ static int play_game(Client *c, const Table *start, int *match_over)
     for (;;) {
         if (recv_table(c, &t))
             return -1;
+        /* the server sends every client the turn's table before it reads the player to move, so
+         * the time until the field broadcast is that player's thinking time (and the network's) */
+        const double t0 = game_clock_ms();
         if (t.c[5][0] != 0)
             return fail(c, "protocol error: a game-start table in the middle of a game");
         int32_t turn = t.c[5][3];
@@ -189,6 +193,8 @@ static int play_game(Client *c, const Table *start, int *match_over)
         if (v->nplays < GAME_MAX_PLAYS) {
             c->plays[v->nplays].move = m;
             c->plays[v->nplays].player = (uint8_t)turn;
+            const double us = (game_clock_ms() - t0) * 1000;
+            c->plays[v->nplays].usec = us < 1 ? 1 : us > 4e9 ? 4000000000u : (uint32_t)us;
             v->nplays++;
         }
         memcpy(c->ncards, after, sizeof after);

@@ -416,11 +416,17 @@ static int has_play(const Move *mv, int n)
 
 void est_time_count(const GameRecord *rec, EstTimeCounts c[NPLAYERS])
 {
+    est_time_count_plays(rec->original, rec->seat, rec->first, rec->plays, rec->nplays, c);
+}
+
+void est_time_count_plays(const Cards start[NPLAYERS], const uint8_t seat[NPLAYERS], int first, const PlayRec *plays,
+                          int nplays, EstTimeCounts c[NPLAYERS])
+{
     GameState g;
-    state_init(&g, rec->original, rec->seat, rec->first);
+    state_init(&g, start, seat, first);
     Move mv[MOVEGEN_MAX];
-    for (int i = 0; i < rec->nplays && !g.over; i++) {
-        const PlayRec *pr = &rec->plays[i];
+    for (int i = 0; i < nplays && !g.over; i++) {
+        const PlayRec *pr = &plays[i];
         if (pr->move.type == MOVE_PASS && pr->usec > 0 && g.turn < NPLAYERS)
             c[g.turn].n[has_play(mv, state_moves(&g, mv))][est_time_bin(pr->usec)]++;
         if (state_apply(&g, pr->move) & EV_STALEMATE)
@@ -1324,20 +1330,20 @@ int est_options(PlayerSpec *s, const char *kind_key, const char *model_key, int 
     if (spec_get_int(s, ekey, 0, 4, 0, &kk, err, errsz))
         return -1;
     o->exch = (int)kk;
-    /* the opponents' times: learnt by the walk over recorded games (dhm estimate); the players
-     * do not time their opponents, so there is no est-time= */
-    if (!kind_key) {
-        if (spec_get_str(s, "time", NULL) && o->kind != EST_POLICY) {
-            snprintf(err, errsz, "time= is for est=policy");
-            return -1;
-        }
-        if (spec_get_int(s, "time", 0, 1, 0, &kk, err, errsz))
-            return -1;
-        o->time = (int)kk;
-        if (o->time && o->mcmc) {
-            snprintf(err, errsz, "time= does not go with mcmc=");
-            return -1;
-        }
+    /* the opponents' times: learnt from the games already over, by the walk over recorded
+     * games (dhm estimate) or by the player itself (mc) */
+    char tmkey[32];
+    snprintf(tmkey, sizeof tmkey, "%s", kind_key ? "est-time" : "time");
+    if (spec_get_str(s, tmkey, NULL) && o->kind != EST_POLICY) {
+        snprintf(err, errsz, "%s= is for est=policy", tmkey);
+        return -1;
+    }
+    if (spec_get_int(s, tmkey, 0, 1, 0, &kk, err, errsz))
+        return -1;
+    o->time = (int)kk;
+    if (o->time && o->mcmc) {
+        snprintf(err, errsz, "%s= does not go with %s=", tmkey, mkey);
+        return -1;
     }
     if (o->fresh > 0 && (o->point || o->mcmc)) {
         snprintf(err, errsz, "%s= draws every world afresh: it does not go with %s= or %s=", fkey, pkey, mkey);

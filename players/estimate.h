@@ -141,9 +141,9 @@ int est_model_save(FILE *f, const EstModel *m, const char *comment);
 
 /* The opponents' thinking times (est-time=1). A searching program answers at once when it has
  * nothing to think about: it passes at once when nothing in its hand beats the table, where it
- * thinks when it has a choice. The walk over recorded games learns, for each opponent, how long
- * its passes took with and without a play in hand from the games already over, where every
- * hand is known, and a world is weighted by how likely it makes the times of this game's passes
+ * thinks when it has a choice. The walk over recorded games (dhm estimate), or the player itself
+ * (mc:est-time=1), learns for each opponent how long its passes took with and without a play in
+ * hand from the games already over, where every hand is known, and a world is weighted by how likely it makes the times of this game's passes
  * (est_history_loglik_dk). A player that passes as fast either way (a policy client) is learnt
  * to tell nothing. */
 #define EST_TBINS 4
@@ -158,6 +158,9 @@ typedef struct EstTimeCounts {
 /* Adds the timed passes of a finished game (its true hands and plays) to per-player counts. */
 struct GameRecord;
 void est_time_count(const struct GameRecord *rec, EstTimeCounts c[NPLAYERS]);
+/* The same from the hands after the exchange (start), the seats, who led and the plays. */
+void est_time_count_plays(const Cards start[NPLAYERS], const uint8_t seat[NPLAYERS], int first, const PlayRec *plays,
+                          int nplays, EstTimeCounts c[NPLAYERS]);
 /* The log-probabilities from counts (add-0.5 smoothing: a player never seen is neutral). */
 void est_time_model(const EstTimeCounts *c, double lp[2][EST_TBINS]);
 

@@ -155,6 +155,9 @@ typedef struct Mc {
     EstOptions eo;                /* the world sampler (players/estimate.h) */
     EstSampler es;
     EstKnown ek;                  /* this decision's certain knowledge */
+    EstTimeCounts tcount[NPLAYERS]; /* est-time=1: each player's timed passes in the games over */
+    EstTiming tm;                 /* ... and what they say (est_time_model) */
+    long time_games, time_skipped; /* games learnt from; games whose hands could not be made out */
     Cards truth[NPLAYERS];        /* the true hands, when the engine shows them (est=oracle, acc=1) */
     int have_truth, acc;
     long acc_right, acc_total, acc_worlds; /* accuracy of the worlds sampled (truth known) */
@@ -472,6 +475,7 @@ static int prepare_worlds(Mc *mc, const InfoSet *v, const int count[NPLAYERS])
     Rng r = rng_seed(rng_derive(mc->rng.s, 0x65737469 /* "esti" */, (uint64_t)v->nplays));
     mc->es.dkmask = mc->devkit_mask; /* odevkit: those players' plays weigh the worlds by its rule */
     mc->es.dkstart = &mc->dkf.start;
+    mc->es.timing = &mc->tm;
     est_prepare(&mc->es, &mc->eo, v, &mc->ek, &r);
     mc->es.truth = mc->have_truth && mc->eo.kind == EST_ORACLE ? mc->truth : NULL;
     return 0;
@@ -849,12 +853,32 @@ static void mc_game_start(Player *self, const InfoSet *v)
     mc->kind = MC_CHOICE_KINDS[mc->current];
 }
 
+/* est-time=1: the passes of the game v ended, with the hands made out from its plays, added to
+ * each player's counts, and the time model read anew from them. */
+static void learn_times(Mc *mc, const InfoSet *v)
+{
+    Cards hand[NPLAYERS];
+    if (oppmodel_hands(v, hand)) {
+        mc->time_skipped++;
+        return;
+    }
+    for (int i = 0; i < v->nplays; i++) /* the hands the game started from (after the exchange) */
+        if (v->plays[i].move.type != MOVE_PASS && v->plays[i].player < NPLAYERS)
+            hand[v->plays[i].player] |= move_cards(v->plays[i].move);
+    est_time_count_plays(hand, v->seat, v->first, v->plays, v->nplays, mc->tcount);
+    for (int p = 0; p < NPLAYERS; p++)
+        est_time_model(&mc->tcount[p], mc->tm.lp[p]);
+    mc->time_games++;
+}
+
 static void mc_game_end(Player *self, const InfoSet *v, const int cls[NPLAYERS])
 {
     Mc *mc = self->impl;
     mc->games++;
     if (mc->odevkit == 2)
         mc->devkit_mask = devkit_finder_game_end(&mc->dkf, v);
+    if (mc->eo.time)
+        learn_times(mc, v);
     if (mc->model)
         oppmodel_learn(&mc->om, v);
     if (mc->omodel)
@@ -904,6 +928,16 @@ static void mc_report(Player *self, FILE *out)
     if (mc->acc_worlds)
         fprintf(out, ", \"est_worlds\": %ld, \"est_accuracy\": %.5f", mc->acc_worlds,
                 (double)mc->acc_right / (double)(mc->acc_total ? mc->acc_total : 1));
+    if (mc->eo.time) { /* each player's timed passes: [without a play, with one], by time bin */
+        fprintf(out, ", \"est_time\": {\"games\": %ld, \"skipped\": %ld, \"passes\": [", mc->time_games,
+                mc->time_skipped);
+        for (int p = 0; p < NPLAYERS; p++)
+            for (int h = 0; h < 2; h++)
+                for (int b = 0; b < EST_TBINS; b++)
+                    fprintf(out, "%s%s%ld%s%s", p && !h && !b ? ", " : "", !h && !b ? "[[" : !b ? ", [" : ", ",
+                            mc->tcount[p].n[h][b], b == EST_TBINS - 1 ? "]" : "", h && b == EST_TBINS - 1 ? "]" : "");
+        fprintf(out, "]}");
+    }
     if (mc->odevkit) /* which players it plays as the sample client, and (auto) each one's checks */
         devkit_finder_json(out, "odevkit", mc->devkit_mask, mc->odevkit == 2 ? &mc->dkf : NULL);
     if (mc->model) {
@@ -1105,7 +1139,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, omodel, omodel-lr, "
                           "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, xprior, worlds, psharp, otemp, mate-hands, "
-                          "xmodel, gift-weights, odevkit",
+                          "xmodel, gift-weights, odevkit, est-time",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
@@ -1192,5 +1226,6 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     if (mc->eo.kind == EST_ORACLE || mc->acc) /* the engine shows the true hands to this player */
         p->oracle = mc_oracle;
     p->reads_hidden = mc->eo.kind == EST_ORACLE;
+    p->wants_times = mc->eo.time; /* the engine times every move for it */
     return 0;
 }

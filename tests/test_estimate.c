@@ -959,9 +959,95 @@ static void test_pass_times(void **state)
     /* est-time is for the likelihood samplers, and not a player option */
     assert_int_equal(run_cmd(out, sizeof out, "%s estimate --kifu %s --est uniform:time=1 2>&1", dhm_bin(), path), 2);
     assert_non_null(strstr(out, "time= is for est=policy"));
-    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:est=policy:est-time=1,simple,simple,simple,simple "
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:est-time=1,simple,simple,simple,simple "
                                               "--games 1 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(out, "est-time= is for est=policy"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s play --players mc:est=policy:est-time=1:est-mcmc=2,simple,simple,"
+                                              "simple,simple --games 1 2>&1", dhm_bin()), 2);
+    assert_non_null(strstr(out, "est-time= does not go with est-mcmc="));
     run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
+/* Keeps up to 12 records of a match (ctx: a TimedGames). */
+typedef struct TimedGames {
+    GameRecord rec[12];
+    int n;
+} TimedGames;
+
+static int keep_timed(void *ctx, const GameRecord *rec, const MatchResult *sofar)
+{
+    (void)sofar;
+    TimedGames *t = ctx;
+    if (t->n < 12)
+        t->rec[t->n++] = *rec;
+    return 0;
+}
+
+/* mc:est-time=1 in play: the engine times every move of a match it plays in (no record asked),
+ * and after each game the player counts every timed pass of every player, its hand made out
+ * from the plays, exactly as est_time_count does from the true hands. */
+static void test_player_times(void **state)
+{
+    (void)state;
+    const char *specs[5] = {"mc:est=policy:est-time=1:sims=20", "simple", "policy", "mc:sims=20", "random"};
+    Player *pl[5];
+    char err[128];
+    for (int p = 0; p < 5; p++)
+        assert_int_equal(player_create(specs[p], (uint64_t)p + 3, &pl[p], err, sizeof err), 0);
+    assert_int_equal(pl[0]->wants_times, 1);
+    assert_int_equal(pl[3]->wants_times, 0);
+    MatchConfig cfg;
+    match_config_default(&cfg);
+    cfg.games = 12;
+    cfg.seed = 5;
+    assert_int_equal(cfg.timed, 0);
+    TimedGames *tg = calloc(1, sizeof *tg);
+    GameRecord *rec = malloc(sizeof *rec);
+    assert_non_null(tg);
+    assert_non_null(rec);
+    MatchResult res;
+    assert_int_equal(match_run(pl, &cfg, NULL, keep_timed, tg, rec, &res), 0);
+    assert_int_equal(tg->n, 12);
+    EstTimeCounts c[NPLAYERS];
+    memset(c, 0, sizeof c);
+    long passes = 0;
+    int stale = 0;
+    for (int g = 0; g < tg->n; g++) {
+        for (int i = 0; i < tg->rec[g].nplays; i++) {
+            assert_true(tg->rec[g].plays[i].usec >= 1); /* every move timed */
+            passes += tg->rec[g].plays[i].move.type == MOVE_PASS;
+        }
+        if (tg->rec[g].stalemate) /* the hands left in several hands cannot be made out */
+            stale++;
+        else
+            est_time_count(&tg->rec[g], c);
+    }
+    assert_true(passes > 100);
+    char want[2048] = "\"passes\": [", *w = want + strlen(want);
+    for (int p = 0; p < NPLAYERS; p++) {
+        w += sprintf(w, "%s[", p ? ", " : "");
+        for (int h = 0; h < 2; h++)
+            w += sprintf(w, "%s[%ld, %ld, %ld, %ld]", h ? ", " : "", c[p].n[h][0], c[p].n[h][1], c[p].n[h][2],
+                         c[p].n[h][3]);
+        w += sprintf(w, "]");
+    }
+    sprintf(w, "]}");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    pl[0]->report_json(pl[0], f);
+    assert_int_equal(fclose(f), 0);
+    char head[96];
+    snprintf(head, sizeof head, "\"est_time\": {\"games\": %d, \"skipped\": %d, ", 12 - stale, stale);
+    assert_non_null(strstr(buf, head));
+    if (!strstr(buf, want))
+        fail_msg("the player's counts differ from the records': %s\nwant %s", buf, want);
+    assert_non_null(strstr(buf, "time=1"));
+    free(buf);
+    free(rec);
+    free(tg);
+    test_players_free(pl);
 }
 
 static void test_cli(void **state)
@@ -1070,6 +1156,7 @@ int main(void)
         cmocka_unit_test(test_assign_world_is_optimal),
         cmocka_unit_test(test_model_files),
         cmocka_unit_test(test_pass_times),
+        cmocka_unit_test(test_player_times),
         cmocka_unit_test(test_cli),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -673,6 +673,50 @@ static void test_mc_players_over_the_network(void **state)
     run_cmd(NULL, 0, "rm -rf %s", s.dir);
 }
 
+/* The sum of the pass counts in a player's "est_time" report (mc:est-time=1), or -1. */
+static long est_time_passes(const char *json, long *games)
+{
+    const char *q = strstr(json, "\"est_time\": {\"games\": ");
+    if (!q)
+        return -1;
+    *games = strtol(q + strlen("\"est_time\": {\"games\": "), NULL, 10);
+    if (!(q = strstr(q, "\"passes\": [")))
+        return -1;
+    const char *end = strstr(q, "]]]}");
+    long sum = 0;
+    for (q += strlen("\"passes\": ["); end && q < end; q++)
+        if (*q >= '0' && *q <= '9') {
+            char *e;
+            sum += strtol(q, &e, 10);
+            q = e - 1;
+        }
+    return end ? sum : -1;
+}
+
+/* mc:est-time=1 learns its opponents' times of passes both as a seat of dhm serve (the engine
+ * times every move) and behind dhm connect, where the client times each player from the turn's
+ * table to the field broadcast: both count every pass of the same games. */
+static void test_times_over_the_network(void **state)
+{
+    (void)state;
+    Srv s;
+    srv_start(&s, "--games 8 --seed 10 --json --seats mc:est=policy:est-time=1:sims=20,remote,simple,policy,simple");
+    const char *remote[1] = {"mc:est=policy:est-time=1:sims=20"};
+    Proc cl[1];
+    connect_clients(cl, s.dir, s.port, remote, 1, 10, "--json");
+    wait_clients(cl, s.dir, 1);
+    assert_int_equal(srv_wait(&s, 120), 0);
+    char served[1 << 14], o[256];
+    snprintf(served, sizeof served, "%s", slurp(s.out));
+    snprintf(o, sizeof o, "%s/c0.out", s.dir);
+    long g_seat = 0, g_client = 0;
+    const long seat = est_time_passes(served, &g_seat), client = est_time_passes(slurp(o), &g_client);
+    if (seat < 50 || client != seat || g_seat != g_client || g_seat < 6)
+        fail_msg("passes counted: %ld in %ld games in the server's seat, %ld in %ld behind dhm connect", seat, g_seat,
+                 client, g_client);
+    run_cmd(NULL, 0, "rm -rf %s", s.dir);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -686,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_client_against_garbage),
         cmocka_unit_test(test_end_to_end),
         cmocka_unit_test(test_mc_players_over_the_network),
+        cmocka_unit_test(test_times_over_the_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
