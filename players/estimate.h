@@ -143,8 +143,8 @@ int est_model_save(FILE *f, const EstModel *m, const char *comment);
  * nothing to think about: it passes at once when nothing in its hand beats the table, where it
  * thinks when it has a choice. The walk over recorded games (dhm estimate), or the player itself
  * (mc:est-time=1), learns for each opponent how long its passes took with and without a play in
- * hand from the games already over, where every hand is known, and a world is weighted by how likely it makes the times of this game's passes
- * (est_history_loglik_dk). A player that passes as fast either way (a policy client) is learnt
+ * hand from the games already over, where every hand is known, and a world is weighted by how
+ * likely it makes the times of this game's passes (est_history_loglik_dk). A player that passes as fast either way (a policy client) is learnt
  * to tell nothing. */
 #define EST_TBINS 4
 static inline int est_time_bin(uint32_t us) { return us < 1000 ? 0 : us < 3000 ? 1 : us < 10000 ? 2 : 3; }

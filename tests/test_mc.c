@@ -484,7 +484,7 @@ static void test_bad_specs(void **state)
     char big[2048];
     assert_int_equal(player_create("mc:frob=1", 1, &p, big, sizeof big), -1);
     assert_non_null(strstr(big, "unknown option 'frob' (valid: bandit, sims"));
-    assert_non_null(strstr(big, "gift-weights, odevkit)"));
+    assert_non_null(strstr(big, "gift-weights, odevkit, est-time)"));
     assert_int_equal(player_create("mc:desa=maybe", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "none, sim, last, both"));
     assert_int_equal(player_create("mc:bandit", 1, &p, err, sizeof err), -1);
