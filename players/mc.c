@@ -857,14 +857,11 @@ static void mc_game_start(Player *self, const InfoSet *v)
  * each player's counts, and the time model read anew from them. */
 static void learn_times(Mc *mc, const InfoSet *v)
 {
-    Cards hand[NPLAYERS];
+    Cards hand[NPLAYERS]; /* the hands the game started from (after the exchange) */
     if (oppmodel_hands(v, hand)) {
         mc->time_skipped++;
         return;
     }
-    for (int i = 0; i < v->nplays; i++) /* the hands the game started from (after the exchange) */
-        if (v->plays[i].move.type != MOVE_PASS && v->plays[i].player < NPLAYERS)
-            hand[v->plays[i].player] |= move_cards(v->plays[i].move);
     est_time_count_plays(hand, v->seat, v->first, v->plays, v->nplays, mc->tcount);
     for (int p = 0; p < NPLAYERS; p++)
         est_time_model(&mc->tcount[p], mc->tm.lp[p]);
