@@ -49,6 +49,9 @@ FORMAT=table
 OUT=
 HOST=127.0.0.1
 PERIOD=100 # games between class resets in the match format, on both servers
+POOL=0
+POOLDIRS=
+PLAYOPT=
 DHM=${DHM:-build/dhm}
 
 usage() {
@@ -96,6 +99,9 @@ started the game in.
       --keep DIR        keep every log, client output and game record (kifu) under DIR
       --csv, --json     print CSV or JSON on stdout instead of the table
       --out PREFIX      also write PREFIX.csv and PREFIX.json
+      --pool DIR...     play nothing: report the runs kept under each DIR (--keep) as one, each
+                        field's games together (the same players in every run; match format
+                        and independent games apart); with -b, --csv, --json, --out only
   -h, --help            this text
 
 Clients are command lines in DHM_LADDER_KLEINBLAUW, DHM_LADDER_BLAUWEREGEN, DHM_LADDER_DEVKIT
@@ -109,6 +115,7 @@ need() { [ $# -ge 2 ] || die "$1 needs a value (try --help)"; }
 posint() { case $2 in '' | *[!0-9]*) die "$1 must be a positive integer, got '$2'" ;; esac; [ "$2" -gt 0 ] || die "$1 must be a positive integer, got '$2'"; }
 
 while [ $# -gt 0 ]; do
+  case $1 in -b | --block | --csv | --json | --out | -h | --help | --pool) ;; -*) PLAYOPT=$1 ;; esac
   case $1 in
   -p | --player) need "$@"; PLAYER=$2; shift ;;
   -q | --versus) need "$@"; VERSUS=$2; INDEPENDENT=1; shift ;;
@@ -128,11 +135,20 @@ while [ $# -gt 0 ]; do
   --csv) FORMAT=csv ;;
   --json) FORMAT=json ;;
   --out) need "$@"; OUT=$2; shift ;;
+  --pool) POOL=1 ;;
   -h | --help) usage; exit 0 ;;
-  *) die "unknown option '$1' (try --help)" ;;
+  -*) die "unknown option '$1' (try --help)" ;;
+  *)
+    [ "$POOL" = 1 ] || die "unexpected argument '$1' (try --help)"
+    POOLDIRS="$POOLDIRS
+$1" ;;
   esac
   shift
 done
+if [ "$POOL" = 1 ]; then
+  [ -z "$PLAYOPT" ] || die "--pool reports kept runs and plays nothing: $PLAYOPT does not go with it"
+  [ -n "$POOLDIRS" ] || die "--pool needs the directories of kept runs (--keep DIR)"
+fi
 case $SERVER in
 dhm) ;;
 official)
@@ -146,7 +162,7 @@ official)
   ;;
 *) die "--server must be dhm or official, got '$SERVER'" ;;
 esac
-[ -x "$DHM" ] || { echo "ladder.sh: $DHM not built (make)" >&2; exit 1; }
+[ "$POOL" = 1 ] || [ -x "$DHM" ] || { echo "ladder.sh: $DHM not built (make)" >&2; exit 1; }
 case $DHM in /*) ;; *) DHM=$(pwd)/$DHM ;; esac
 
 # The external clients: name -> variable and label.
@@ -203,6 +219,7 @@ if [ -z "$FIELDS" ]; then
   EXPLICIT=0
 fi
 RUN=
+[ "$POOL" = 1 ] && FIELDS=
 for f in $(echo "$FIELDS" | tr ',' ' '); do
   seats=$(field_seats "$f") || die "unknown field '$f' (kleinblauw, devkit, mixed, or five seats joined by +)"
   m=$(missing $seats)
@@ -215,7 +232,7 @@ for f in $(echo "$FIELDS" | tr ',' ' '); do
   [ -z "$VERSUS" ] || case $seats in *dhm*) ;; *) die "--versus: field $f has no dhm seat to compare in" ;; esac
   RUN="$RUN $f"
 done
-if [ -z "$RUN" ]; then
+if [ -z "$RUN" ] && [ "$POOL" = 0 ]; then
   echo "ladder.sh: skipped: no external UECda clients given (set DHM_LADDER_KLEINBLAUW, DHM_LADDER_DEVKIT, DHM_LADDER_BLAUWEREGEN, DHM_LADDER_OTHER; docs/ladder.md)" >&2
   exit 0
 fi
@@ -481,7 +498,9 @@ EOF
   played=$(wc -l <"$W/classes.txt")
   [ "$played" = "$n" ] || problems="$problems; $played of $n games played"
 
-  # seat rows: field server seed games seconds seat label cpu refused timeouts dropped exit clean problems
+  # seat rows: field server seed games seconds seat label cpu refused timeouts dropped exit clean
+  # problems command load_start load_end, and the format (FORMAT_COLS: independent no-exchange
+  # class0 class-reset), which --pool reads back from a kept run's seats.tsv
   clean=yes
   [ -z "$problems" ] || { clean=no; [ "$STATUS" = 1 ] || STATUS=3; echo "$STATUS" >"$RES.status.$NAME"; }
   seed=$SEED
@@ -495,14 +514,16 @@ EOF
       cpu=$(awk -v p=$i '$1 == p { print $3 }' "$W/refused.txt")
       cmd="(in dhm serve) $(eval "echo \$TOK$i")"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$SERVER" "$seed" "$played" "$secs" \
-      "$i" "$lab" "$cpu" "${ref:--}" "$to" "$dr" "$rc" "$clean" "${problems#; }" "$cmd" "$load0" "$load1" >>"$RES.seats.$NAME"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$NAME" "$SERVER" "$seed" "$played" "$secs" \
+      "$i" "$lab" "$cpu" "${ref:--}" "$to" "$dr" "$rc" "$clean" "${problems#; }" "$cmd" "$load0" "$load1" "$FORMAT_COLS" >>"$RES.seats.$NAME"
     i=$((i + 1))
   done
-  printf '%s\t%s\t%s\t%s\t%s\tserver\t%s\t%s\t-\t-\t-\t%s\t%s\t%s\t-\t%s\t%s\n' "$NAME" "$SERVER" "$seed" "$played" "$secs" \
-    "$SERVER_LABEL" "$(cpu_of "$W/server.cpu")" "$SRC" "$clean" "${problems#; }" "$load0" "$load1" >>"$RES.seats.$NAME"
-  # classes of this field, tagged
-  awk -v f="$NAME" '{ print f, NR - 1, $0 }' "$W/classes.txt" >>"$RES.games.$NAME"
+  printf '%s\t%s\t%s\t%s\t%s\tserver\t%s\t%s\t-\t-\t-\t%s\t%s\t%s\t-\t%s\t%s\t%s\n' "$NAME" "$SERVER" "$seed" "$played" "$secs" \
+    "$SERVER_LABEL" "$(cpu_of "$W/server.cpu")" "$SRC" "$clean" "${problems#; }" "$load0" "$load1" "$FORMAT_COLS" >>"$RES.seats.$NAME"
+  # the rows, kept for --pool
+  [ -z "$KEEP" ] || cp "$RES.seats.$NAME" "$W/seats.tsv"
+  # classes of this field, tagged: field, game, the five classes, run (0: --pool numbers them)
+  awk -v f="$NAME" '{ print f, NR - 1, $0, 0 }' "$W/classes.txt" >>"$RES.games.$NAME"
   PIDS=
 }
 
@@ -558,6 +579,11 @@ report() {
     split($0, w, " "); f = w[1];
     if (only != "" && f != only) next;
     n[f]++;
+    # a run of its own (--pool numbers them, w[8]) starts a block afresh: no block spans two runs
+    if (!(f in rn) || rn[f] != w[8]) {
+      rn[f] = w[8]; inb[f] = 0;
+      for (i = 0; i < 5; i++) { bs[f, i] = 0; for (j = 0; j < 5; j++) bd[f, i, j] = 0 }
+    }
     for (i = 0; i < 5; i++) { c[i] = w[3 + i]; pts = 5 - c[i]; s[f, i] += pts; s2[f, i] += pts * pts; bs[f, i] += pts }
     for (i = 0; i < 5; i++) for (j = 0; j < 5; j++) {
       if (c[i] < c[j]) above[f, i, j]++;
@@ -566,8 +592,8 @@ report() {
     }
     # the class each player started this game in: its last finish, or 5 (first) after a reset
     for (i = 0; i < 5; i++) { st = (w[2] % R == 0) ? 5 : last[f, i]; cn[f, i, st]++; cs[f, i, st] += 5 - c[i]; last[f, i] = c[i] }
-    if (n[f] % B == 0) {
-      nb[f]++;
+    if (++inb[f] == B) {
+      inb[f] = 0; nb[f]++;
       for (i = 0; i < 5; i++) {
         b[f, i] += bs[f, i] / B; b2[f, i] += (bs[f, i] / B) ^ 2; bs[f, i] = 0;
         for (j = 0; j < 5; j++) { db[f, i, j] += bd[f, i, j] / B; db2[f, i, j] += (bd[f, i, j] / B) ^ 2; bd[f, i, j] = 0 }
@@ -657,7 +683,7 @@ report() {
           scpu == "nan" ? "" : sprintf("%.5f", scpu), sex, clean[f];
       } else {
         printf "%s\n  {\"field\": %s, \"server\": %s, \"seed\": %s, \"games\": %d, \"seconds\": %d, \"load_average\": [%s, %s], \"blocks\": %d, \"clean\": %s, \"problems\": %s,\n   \"server_process\": {\"name\": %s, \"cpu_s_per_game\": %s, \"exit_status\": %s},\n   \"seats\": [",
-          (k > 1 ? "," : ""), jstr(f), jstr(server[f]), seed[f] == "-" ? "null" : seed[f], g, secs[f], l0[f], l1[f], nb[f], clean[f] == "yes" ? "true" : "false",
+          (k > 1 ? "," : ""), jstr(f), jstr(server[f]), seed[f] == "-" ? "null" : seed[f] ~ /^[0-9]+$/ ? seed[f] : jstr(seed[f]), g, secs[f], l0[f], l1[f], nb[f], clean[f] == "yes" ? "true" : "false",
           jstr(problems[f]), jstr(slab), scpu == "nan" ? "null" : sprintf("%.5f", scpu), num(sex);
         for (i = 0; i < 5; i++) {
           printf "%s\n    {\"seat\": %d, \"player\": %s, \"command\": %s, \"points_per_game\": %.4f, \"se_blocks\": %s, \"se_games\": %s, \"cpu_s_per_game\": %s, \"refused\": %s, \"timeouts\": %s, \"dropped\": %s, \"exit_status\": %s, \"finished_above\": [",
@@ -699,15 +725,18 @@ paired() {
     if ($1 !~ /:[AB]$/) next;
     f = substr($1, 1, length($1) - 2); r = substr($1, length($1)); if (only != "" && f != only) next;
     if (!(f in seen)) { seen[f] = 1; order[++nf] = f }
-    pts[f, r, $2] = 5 - $3; cnt[f, r]++
+    # a game is its run (w[8], numbered by --pool) and its number in the run
+    key = $8 SUBSEP $2; pts[f, r, key] = 5 - $3;
+    if (r == "A") keys[f, ++nk[f]] = key
   }
   END {
     if (fmt == "csv") print "field,games,player_a,player_b,points_a,se_a,points_b,se_b,difference,se_difference,correlation,se_unpaired";
     if (fmt == "json") printf "{\"se\": \"standard error over games (independent games; the difference is paired game by game)\", \"exchange\": %s, \"class0\": %s, \"fields\": [", nx == 1 ? "false" : "true", c0 == "" ? "null" : jstr(c0);
     for (k = 1; k <= nf; k++) {
       f = order[k]; g = 0; sa = sb = saa = sbb = sab = 0;
-      for (i = 0; (f, "A", i) in pts && (f, "B", i) in pts; i++) {
-        a = pts[f, "A", i]; b = pts[f, "B", i]; g++;
+      for (q = 1; q <= nk[f]; q++) {
+        key = keys[f, q]; if (!((f, "B", key) in pts)) continue;
+        a = pts[f, "A", key]; b = pts[f, "B", key]; g++;
         sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b
       }
       if (g < 2) { printf "ladder.sh: field %s: fewer than two games played by both\n", f > "/dev/stderr"; continue }
@@ -735,10 +764,97 @@ paired() {
   }' "$RES.games"
 }
 
+# pool_runs: --pool. Every run kept under the directories of $POOLDIRS (a field's directory
+# with its seats.tsv and classes.txt) goes into $RES.games as a run of its own, and the runs of
+# each field into one row a seat in $RES.seats: games, seconds and CPU added up, seeds joined by
+# +, clean only if every run was. Runs of different players in a seat, or of different formats,
+# are an error.
+# pool_dir DIR RUN: the runs kept under DIR, one a field, into $T/pool.seats and $RES.games
+# (as run RUN: a paired run's A and B share it, so they pair up game by game).
+pool_dir() {
+  find "$1" -mindepth 1 -maxdepth 1 -type d | sort >"$T/pool.list"
+  while IFS= read -r _w; do
+    if [ ! -s "$_w/classes.txt" ]; then
+      if [ -e "$_w/server.err" ] || [ -e "$_w/official.out" ]; then
+        echo "ladder.sh: --pool: $_w has no games (the run did not finish): left out" >&2
+      else
+        echo "ladder.sh: --pool: $_w is not a field of a kept run: left out" >&2
+      fi
+      continue
+    fi
+    [ -s "$_w/seats.tsv" ] || die "--pool: $_w has no seats.tsv (kept by a ladder.sh before --pool)"
+    _f=$(awk -F '\t' 'NR == 1 { print $18 " " $19 " " $20 " " $21 }' "$_w/seats.tsv")
+    [ -n "${_f% * * *}" ] || die "--pool: $_w/seats.tsv has no format columns (kept by a ladder.sh before --pool)"
+    [ -z "$_fmt" ] || [ "$_fmt" = "$_f" ] || die "--pool: $_w was played in another format (independent, no-exchange, class0, class-reset: $_f against $_fmt)"
+    _fmt=$_f
+    _n=${_w%/}
+    _n=${_n##*/}
+    cat "$_w/seats.tsv" >>"$T/pool.seats"
+    awk -v f="$_n" -v r="$2" '{ print f, NR - 1, $0, r }' "$_w/classes.txt" >>"$RES.games"
+    _runs=$((_runs + 1))
+  done <"$T/pool.list"
+}
+
+pool_runs() {
+  _runs=0
+  _fmt=
+  _ifs=$IFS
+  IFS='
+'
+  for _d in $POOLDIRS; do
+    [ -d "$_d" ] || die "--pool: '$_d' is not a directory"
+    _a=$(cd "$_d" && pwd -P) || die "--pool: cannot enter '$_d'"
+    grep -qxF "$_a" "$T/pool.dirs" 2>/dev/null && die "--pool: '$_d' is given twice"
+    printf '%s\n' "$_a" >>"$T/pool.dirs"
+  done
+  IFS=$_ifs
+  _r=0
+  while IFS= read -r _d; do
+    pool_dir "$_d" $_r
+    _r=$((_r + 1))
+  done <"$T/pool.dirs"
+  [ "$_runs" -gt 0 ] || die "--pool: no kept runs under $(echo $POOLDIRS)"
+  set -- $_fmt
+  INDEPENDENT=$1 NOEXCH=$2 CLASS0=$3 RESET=$4
+  [ "$CLASS0" != - ] || CLASS0=
+  awk -F '\t' -v OFS='\t' -v CONVFMT='%.6f' '
+  function add(x, y) { return (x == "-" || y == "-") ? "-" : (x == "nan" || y == "nan") ? "nan" : x + y }
+  {
+    k = $1 SUBSEP $6;
+    if (!(k in r)) { order[++n] = k; r[k] = $0; split($0, a, "\t"); for (i = 1; i <= 21; i++) v[k, i] = a[i]; next }
+    if ($7 != v[k, 7] && $6 != "server") {
+      printf "ladder.sh: --pool: field %s, seat %s: %s in one run and %s in another (pool runs of the same players)\n", $1, $6, v[k, 7], $7 >"/dev/stderr";
+      bad = 1; exit 2
+    }
+    if (index("+" v[k, 2] "+", "+" $2 "+") == 0) v[k, 2] = v[k, 2] "+" $2;
+    if (index(" / " v[k, 7] " / ", " / " $7 " / ") == 0) v[k, 7] = v[k, 7] " / " $7;
+    v[k, 3] = (v[k, 3] == "-" && $3 == "-") ? "-" : v[k, 3] "+" $3; v[k, 4] += $4; v[k, 5] += $5;
+    for (i = 8; i <= 11; i++) v[k, i] = add(v[k, i], $i);
+    if ((v[k, 12] == "0" || v[k, 12] == "-") && $12 != "0" && $12 != "-") v[k, 12] = $12;
+    if ($13 != "yes") v[k, 13] = "no";
+    if ($14 != "") v[k, 14] = (v[k, 14] == "" ? "" : v[k, 14] "; ") "seed " $3 ": " $14;
+    v[k, 17] = $17
+  }
+  END {
+    if (bad) exit 2;
+    for (q = 1; q <= n; q++) {
+      k = order[q]; line = v[k, 1];
+      for (i = 2; i <= 21; i++) line = line OFS v[k, i];
+      print line
+    }
+  }' "$T/pool.seats" >"$RES.seats" || exit 2
+  awk -F '\t' '$13 == "no" { f = 1 } END { exit !f }' "$RES.seats" && STATUS=3
+  # paired runs (FIELD:A, FIELD:B): their players, from seat 0
+  PLAYER=$(awk -F '\t' '$1 ~ /:A$/ && $6 == 0 { sub(/^dhm /, "", $7); print $7; exit }' "$RES.seats")
+  VERSUS=$(awk -F '\t' '$1 ~ /:B$/ && $6 == 0 { sub(/^dhm /, "", $7); print $7; exit }' "$RES.seats")
+  [ "$FORMAT" != table ] || echo "pooled: $_runs kept runs under $(echo $POOLDIRS)"
+}
+
 : >"$RES.games"
 : >"$RES.seats"
 RESET=$PERIOD
 [ "$NOEXCH" = 1 ] && RESET=1
+FORMAT_COLS=$(printf '%s\t%s\t%s\t%s' "$INDEPENDENT" "$NOEXCH" "${CLASS0:--}" "$RESET")
 INDEP_OPT="--class-reset $RESET"
 [ "$INDEPENDENT" = 1 ] && INDEP_OPT="--independent $INDEP_OPT"
 if [ -n "$CLASS0" ]; then
@@ -772,6 +888,13 @@ for f in $RUN; do
   gather "$f:B"
   [ "$FORMAT" = table ] && [ -s "$RES.games.$f:A" ] && [ -s "$RES.games.$f:B" ] && paired table "$f"
 done
+if [ "$POOL" = 1 ]; then
+  pool_runs
+  if [ "$FORMAT" = table ]; then
+    report table
+    [ -z "$VERSUS" ] || paired table
+  fi
+fi
 if [ -s "$RES.seats" ]; then
   if [ "$FORMAT" != table ]; then
     if [ -n "$VERSUS" ]; then paired "$FORMAT"; else report "$FORMAT"; fi

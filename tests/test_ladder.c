@@ -4,7 +4,7 @@
  * with exit 2; every client lands in its own seat and every game is counted (a served mixed
  * field of stand-ins equals `dhm play` with the same seed, seat for seat, and so do its points
  * by the class each seat started a game in); a client's non-zero
- * exit status makes the field "not clean" and the script exit 3. */
+ * exit status makes the field "not clean" and the script exit 3; --pool reports kept runs as one. */
 #include "testutil.h"
 
 static char out[1 << 16];
@@ -357,6 +357,63 @@ static void test_versus_is_paired(void **state)
     clear_clients();
 }
 
+/* --pool: one kept run re-reported is its own JSON, byte for byte; two runs pooled are their
+ * games together (points the mean of the two, blocks of each run apart, seeds joined); paired
+ * runs pool pair by pair; runs of other players or another format, a directory given twice and
+ * play options are one-line errors. */
+static void test_pool(void **state)
+{
+    (void)state;
+    clear_clients();
+    stand_in("DHM_LADDER_KLEINBLAUW", "simple", 3);
+    char dir[64];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    static char one[1 << 15], two[1 << 15];
+    double p1[8], p2[8], pp[8], v[8];
+    assert_int_equal(run_cmd(one, sizeof one, "sh bench/ladder.sh -p random -f kleinblauw -g 20 -s 3 --json --keep %s/k1 2>/dev/null", dir), 0);
+    assert_int_equal(run_cmd(two, sizeof two, "sh bench/ladder.sh -p random -f kleinblauw -g 20 -s 4 --json --keep %s/k2 2>/dev/null", dir), 0);
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh --pool %s/k1 --json", dir), 0);
+    assert_string_equal(out, one);
+    assert_int_equal(json_numbers(one, "\"points_per_game\": ", p1, 8), 5);
+    assert_int_equal(json_numbers(two, "\"points_per_game\": ", p2, 8), 5);
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh --pool %s/k1 %s/k2 --json -b 8", dir, dir), 0);
+    assert_non_null(strstr(out, "\"seed\": \"3+4\", \"games\": 40,"));
+    assert_non_null(strstr(out, "\"blocks\": 4,")); /* 2 + 2 blocks of 8: none spans the two runs */
+    assert_int_equal(json_numbers(out, "\"points_per_game\": ", pp, 8), 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(fabs(pp[i] - (p1[i] + p2[i]) / 2) < 1e-4);
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh --pool %s/k1 %s/k2", dir, dir), 0);
+    if (!strstr(out, "pooled: 2 kept runs under ") || !strstr(out, "field kleinblauw: 40 games on dhm serve (seed 3+4)"))
+        fail_msg("ladder.sh --pool, the table: '%s'", out);
+    /* paired runs: the pooled difference is the two runs' mean (as many games in each) */
+    double d[2];
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(run_cmd(one, sizeof one, "sh bench/ladder.sh -p simple -q random -f kleinblauw -g 20 -s %d --json --keep %s/v%d "
+                                                  "2>/dev/null", 5 + r, dir, r), 0);
+        assert_int_equal(json_numbers(one, "\"difference\": ", v, 8), 1);
+        d[r] = v[0];
+    }
+    assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh --pool %s/v0 %s/v1 --json", dir, dir), 0);
+    assert_int_equal(json_numbers(out, "\"games\": ", v, 8), 1);
+    assert_true(v[0] == 40);
+    assert_int_equal(json_numbers(out, "\"difference\": ", v, 8), 1);
+    assert_true(fabs(v[0] - (d[0] + d[1]) / 2) < 1e-4);
+    assert_int_equal(run_cmd(NULL, 0, "sh bench/ladder.sh -p simple -f kleinblauw -g 10 -s 3 --keep %s/k3 >/dev/null 2>&1", dir), 0);
+    char args[256];
+    snprintf(args, sizeof args, "--pool %s/k1 %s/k3", dir, dir);
+    expect_error(args, "seat 0: dhm random in one run and dhm simple in another");
+    snprintf(args, sizeof args, "--pool %s/k1 %s/v0", dir, dir);
+    expect_error(args, "was played in another format");
+    snprintf(args, sizeof args, "--pool %s/k1 %s/k1/", dir, dir);
+    expect_error(args, "is given twice");
+    snprintf(args, sizeof args, "--pool %s/k1 -g 10", dir);
+    expect_error(args, "-g does not go with it");
+    expect_error("--pool /nonexistent/dir", "is not a directory");
+    expect_error("--pool", "needs the directories");
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+    clear_clients();
+}
+
 /* bench/paired.sh: a player against itself on the same games differs by exactly 0 (paired SE 0);
  * two different players' points equal the same games played by `dhm play --independent` (one
  * piece, seed S); the points files of --keep pair up; --match reports batch means; bad options
@@ -409,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_two_fields),
         cmocka_unit_test(test_client_exit_status_is_checked),
         cmocka_unit_test(test_versus_is_paired),
+        cmocka_unit_test(test_pool),
         cmocka_unit_test(test_paired_script),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
