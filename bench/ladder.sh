@@ -821,6 +821,8 @@ pool_runs() {
   function add(x, y) { return (x == "-" || y == "-") ? "-" : (x == "nan" || y == "nan") ? "nan" : x + y }
   {
     k = $1 SUBSEP $6;
+    # the problems of each run, tagged with its seed once there is more than one run
+    runs[k]++; if ($14 != "") tagged[k] = (tagged[k] == "" ? "" : tagged[k] "; ") "seed " $3 ": " $14;
     if (!(k in r)) { order[++n] = k; r[k] = $0; split($0, a, "\t"); for (i = 1; i <= 21; i++) v[k, i] = a[i]; next }
     if ($7 != v[k, 7] && $6 != "server") {
       printf "ladder.sh: --pool: field %s, seat %s: %s in one run and %s in another (pool runs of the same players)\n", $1, $6, v[k, 7], $7 >"/dev/stderr";
@@ -832,13 +834,13 @@ pool_runs() {
     for (i = 8; i <= 11; i++) v[k, i] = add(v[k, i], $i);
     if ((v[k, 12] == "0" || v[k, 12] == "-") && $12 != "0" && $12 != "-") v[k, 12] = $12;
     if ($13 != "yes") v[k, 13] = "no";
-    if ($14 != "") v[k, 14] = (v[k, 14] == "" ? "" : v[k, 14] "; ") "seed " $3 ": " $14;
     v[k, 17] = $17
   }
   END {
     if (bad) exit 2;
     for (q = 1; q <= n; q++) {
-      k = order[q]; line = v[k, 1];
+      k = order[q]; if (runs[k] > 1) v[k, 14] = tagged[k];
+      line = v[k, 1];
       for (i = 2; i <= 21; i++) line = line OFS v[k, i];
       print line
     }

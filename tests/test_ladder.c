@@ -385,6 +385,11 @@ static void test_pool(void **state)
     assert_int_equal(run_cmd(out, sizeof out, "sh bench/ladder.sh --pool %s/k1 %s/k2", dir, dir), 0);
     if (!strstr(out, "pooled: 2 kept runs under ") || !strstr(out, "field kleinblauw: 40 games on dhm serve (seed 3+4)"))
         fail_msg("ladder.sh --pool, the table: '%s'", out);
+    /* a run that was not clean makes the pool not clean (exit 3), its problem tagged with its seed */
+    assert_int_equal(run_cmd(NULL, 0, "sed -i 's/\tyes\t\t/\tno\tserver exited 1\t/' %s/k2/kleinblauw/seats.tsv", dir), 0);
+    int rc = run_cmd(out, sizeof out, "sh bench/ladder.sh --pool %s/k2 %s/k1", dir, dir); /* the first run tagged too */
+    if (rc != 3 || !strstr(out, "NOT CLEAN: seed 4: server exited 1"))
+        fail_msg("ladder.sh --pool, a run not clean: exit %d, '%s'", rc, out);
     /* paired runs: the pooled difference is the two runs' mean (as many games in each) */
     double d[2];
     for (int r = 0; r < 2; r++) {
