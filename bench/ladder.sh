@@ -823,7 +823,7 @@ pool_runs() {
     k = $1 SUBSEP $6;
     # the problems of each run, tagged with its seed once there is more than one run
     runs[k]++; if ($14 != "") tagged[k] = (tagged[k] == "" ? "" : tagged[k] "; ") "seed " $3 ": " $14;
-    if (!(k in r)) { order[++n] = k; r[k] = $0; split($0, a, "\t"); for (i = 1; i <= 21; i++) v[k, i] = a[i]; next }
+    if (runs[k] == 1) { order[++n] = k; split($0, a, "\t"); for (i = 1; i <= 21; i++) v[k, i] = a[i]; next }
     if ($7 != v[k, 7] && $6 != "server") {
       printf "ladder.sh: --pool: field %s, seat %s: %s in one run and %s in another (pool runs of the same players)\n", $1, $6, v[k, 7], $7 >"/dev/stderr";
       bad = 1; exit 2
