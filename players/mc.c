@@ -29,6 +29,8 @@
  * odevkit=0|1|auto: opponents play the organisers' sample client's rule (players/devkit.h) in
  * the playouts and their plays weigh the likelihood worlds by it: every opponent (1), or those
  * whose decisions in past games matched it (auto; docs/players.md).
+ * tree=D: this player's own next D decisions in each playout from a tree over its information
+ * sets there (PUCT with the rich policy as prior; tree-c=1, tree-key=0|1, tree-cards=53).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
  */
 #include "players/mc.h"
@@ -87,6 +89,21 @@ void mc_match_values(int games_left, double v[NPLAYERS])
 _Static_assert(BANDIT_MAX_ARMS >= MOVEGEN_MAX, "every legal move must fit in the root bandit");
 
 #define WORLDS 2048 /* worlds kept per decision for common random numbers */
+#define TREE_DEPTH_MAX 32 /* tree=D: at most this many of my later decisions */
+#define TREE_ARMS 16      /* ... candidates of a node, the rich policy's likeliest */
+#define TREE_NODES 16384  /* ... nodes a decision (a power of two; filled to 3/4 at most) */
+
+/* A node of the tree over my own later decisions (tree=D): the public state at one of my turns
+ * in a playout, with my hand (everything I know there, so every world that reaches it gives
+ * the same legal moves and the same choice), its candidates and their statistics. */
+typedef struct TNode {
+    uint64_t key;
+    uint32_t gen; /* valid when it is the tree's generation */
+    int k, n;     /* candidates; simulations through the node */
+    Move mv[TREE_ARMS];
+    float prior[TREE_ARMS], sum[TREE_ARMS];
+    int na[TREE_ARMS];
+} TNode;
 
 typedef struct InnerArm { /* the choice bandit's statistics of one inner bandit */
     double alpha, beta; /* Beta distribution, updated by the squared game reward */
@@ -158,6 +175,17 @@ typedef struct Mc {
     EstTimeCounts tcount[NPLAYERS]; /* est-time=1: each player's timed passes in the games over */
     EstTiming tm;                 /* ... and what they say (est_time_model) */
     long time_games, time_skipped; /* games learnt from; games whose hands could not be made out */
+    long tree;                    /* tree=D: my next D decisions in a playout searched in a tree (0: off) */
+    double tree_c;                /* ... PUCT's constant there */
+    long tree_coarse;             /* ... tree-key=hand (1): a node is my hand and the table's meld only */
+    long tree_cards;              /* ... only when the opponents hold at most this many cards in all */
+    struct TNode *tnode;          /* ... its nodes (TREE_NODES, open addressing), valid in this generation */
+    uint32_t tgen;                /* ... this decision's generation */
+    int tlive, tused;             /* ... searching a play now; nodes made this decision */
+    int tin, npath;               /* this simulation: still inside the tree; nodes passed */
+    long tsearches, tnodes, tpassed, tdeep, tsims; /* ... searches with it, nodes made, nodes passed, simulations past two, simulations */
+    struct TNode *path[TREE_DEPTH_MAX];
+    int path_arm[TREE_DEPTH_MAX];
     Cards truth[NPLAYERS];        /* the true hands, when the engine shows them (est=oracle, acc=1) */
     int have_truth, acc;
     long acc_right, acc_total, acc_worlds; /* accuracy of the worlds sampled (truth known) */
@@ -229,6 +257,118 @@ static int decided(const Mc *mc, const GameState *g, int me)
     return ((g->out >> me) & 1) || (mc->reward == REWARD_TOP && g->nout > 0);
 }
 
+/* ---------------------------------------------------------------- the tree over my later decisions */
+
+/* The public state at my turn in a playout, with my hand: the key of its node. Every world that
+ * reaches it shows the same (the cards played, the counts and the table are public), so a node
+ * is one of my information sets there. */
+static uint64_t tree_key(const GameState *g, int coarse)
+{
+    uint64_t t, c = 0, h = rng_mix64(g->hand[g->turn] ^ 0x7472656500000000ULL /* "tree" */);
+    memcpy(&t, &g->table, sizeof t);
+    h = rng_mix64(h ^ t);
+    if (coarse) /* tree-key=hand: my hand and what I must beat, the rest of the table left out */
+        return rng_mix64(h ^ ((uint64_t)g->rev | (uint64_t)g->lock << 8));
+    h = rng_mix64(h ^ g->played);
+    for (int p = 0; p < NPLAYERS; p++)
+        c = c << 12 | (uint64_t)cards_count(g->hand[p]) << 6 | g->order[p];
+    h = rng_mix64(h ^ c);
+    return rng_mix64(h ^ ((uint64_t)g->turn | (uint64_t)g->owner << 8 | (uint64_t)g->passed << 16 |
+                          (uint64_t)g->out << 24 | (uint64_t)g->rev << 32 | (uint64_t)g->lock << 40 |
+                          (uint64_t)g->npass << 48 | (uint64_t)g->nout << 56));
+}
+
+/* A new node for my turn at g (n legal moves mv): the rich policy's likeliest TREE_ARMS moves,
+ * without those below `prune` of the best one's probability, their probabilities as PUCT's prior. */
+static void tree_node_init(Mc *mc, TNode *t, uint64_t key, const GameState *g, const Move *mv, int n)
+{
+    double sc[MOVEGEN_MAX + 3], mx = -INFINITY, z = 0;
+    RichCtx rc;
+    rich_ctx_state(&rc, g, mc->cls);
+    rich_scores(mc->prior_w->play, &rc, mv, n, sc);
+    for (int i = 0; i < n; i++)
+        mx = sc[i] > mx ? sc[i] : mx;
+    memset(t, 0, sizeof *t);
+    t->key = key;
+    t->gen = mc->tgen;
+    for (int i = 0; i < n; i++) { /* insertion by descending score, the best TREE_ARMS kept */
+        if (sc[i] - mx < log(mc->prune > 0 ? mc->prune : 1e-300) || (t->k == TREE_ARMS && sc[i] - mx <= log(t->prior[t->k - 1])))
+            continue;
+        int j = t->k < TREE_ARMS ? t->k++ : TREE_ARMS - 1;
+        for (; j > 0 && log(t->prior[j - 1]) < sc[i] - mx; j--) {
+            t->mv[j] = t->mv[j - 1];
+            t->prior[j] = t->prior[j - 1];
+        }
+        t->mv[j] = mv[i];
+        t->prior[j] = (float)exp(sc[i] - mx);
+    }
+    for (int a = 0; a < t->k; a++)
+        z += t->prior[a];
+    for (int a = 0; a < t->k; a++)
+        t->prior[a] = (float)(t->prior[a] / z);
+}
+
+/* tree=D: my move at g from the tree, as an index into the n legal moves mv; -1 once this
+ * simulation has left the tree (below a node it made, deeper than D, or the tree full). The
+ * first node a simulation meets outside the tree is made, chosen from and left. */
+static int tree_pick(Mc *mc, const GameState *g, const Move *mv, int n)
+{
+    if (!mc->tin || mc->npath >= mc->tree) {
+        mc->tin = 0;
+        return -1;
+    }
+    const uint64_t key = tree_key(g, mc->tree_coarse);
+    TNode *t;
+    for (size_t i = key & (TREE_NODES - 1);; i = (i + 1) & (TREE_NODES - 1)) {
+        t = &mc->tnode[i];
+        if (t->gen != mc->tgen || t->key == key)
+            break;
+    }
+    if (t->gen != mc->tgen) {
+        if (mc->tused >= TREE_NODES / 4 * 3) {
+            mc->tin = 0;
+            return -1;
+        }
+        tree_node_init(mc, t, key, g, mv, n);
+        mc->tused++;
+        mc->tnodes++;
+        mc->tin = 0;
+    }
+    int best = 0;
+    double bv = -INFINITY, fpu = t->n ? 0 : 0.5, sq = sqrt((double)t->n);
+    for (int a = 0; a < t->k; a++)
+        fpu += t->n ? t->sum[a] / t->n : 0;
+    for (int a = 0; a < t->k; a++) {
+        double q = t->na[a] ? t->sum[a] / t->na[a] : fpu;
+        double v = q + mc->tree_c * t->prior[a] * sq / (1 + t->na[a]);
+        if (v > bv || (v == bv && t->prior[a] > t->prior[best])) {
+            bv = v;
+            best = a;
+        }
+    }
+    mc->path[mc->npath] = t;
+    mc->path_arm[mc->npath++] = best;
+    for (int i = 0; i < n; i++)
+        if (!memcmp(&mv[i], &t->mv[best], sizeof mv[i]))
+            return i;
+    return -1; /* not reached: a node's moves are legal wherever its key is met */
+}
+
+/* The reward of this simulation to every node it passed. */
+static void tree_update(Mc *mc, double r)
+{
+    mc->tpassed += mc->npath;
+    mc->tdeep += mc->npath >= 2;
+    mc->tsims++;
+    for (int i = 0; i < mc->npath; i++) {
+        TNode *t = mc->path[i];
+        t->n++;
+        t->na[mc->path_arm[i]]++;
+        t->sum[mc->path_arm[i]] += (float)r;
+    }
+    mc->npath = 0;
+}
+
 /* A policy playout from g for player `me`, stopping as soon as me's class is known: me goes
  * out, me has a certain win (it goes out next), or two players remain and the exact solver
  * decides which of them goes out first. */
@@ -273,11 +413,13 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
                 break;
             }
         }
-        int n = state_moves(g, mv), k = 0;
+        int n = state_moves(g, mv), k = n > 1 && p == me && mc->tlive ? tree_pick(mc, g, mv, n) : -1;
         const double temp = p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp;
         if (legal)
             *legal += n;
-        if (n > 1 && mc->playout == PLAYOUT_RICH) {
+        if (k >= 0) {
+            /* my move from the tree over my later decisions (tree=D) */
+        } else if ((k = 0), n > 1 && mc->playout == PLAYOUT_RICH) {
             RichCtx rc;
             double sc[MOVEGEN_MAX + 3];
             rich_ctx_state(&rc, g, mc->cls);
@@ -539,7 +681,11 @@ static double sim_play(Mc *mc, void *ctx, int arm, long j, long *legal)
         dk = mc->dkf.seen;
         devkit_seen_move(&dk, m, g.table, g.rev, g.lock);
     }
+    mc->tin = 1;
+    mc->npath = 0;
     double reward = playout(mc, &g, &r, c->v->me, legal, &dk);
+    if (mc->tlive)
+        tree_update(mc, reward);
     if (!mc->crn)
         mc->rng = r;
     return reward;
@@ -640,7 +786,19 @@ static Move decide_play(Mc *mc, const InfoSet *v)
     if (mc->puct > 0)
         set_prior(mc, k);
     pseudo_counts(mc, k, mc->rscore, mc->rprior);
-    return mc->moves[mc->arm_move[search(mc, k, sim_play, &c, mc->desa)]];
+    if (mc->tree > 0 && ++mc->tgen == 0) { /* a new tree for this decision (every old node is stale) */
+        memset(mc->tnode, 0, TREE_NODES * sizeof *mc->tnode);
+        mc->tgen = 1;
+    }
+    mc->tused = 0;
+    int hidden = 0; /* the cards the opponents hold in all */
+    for (int p = 0; p < NPLAYERS; p++)
+        hidden += p != v->me ? v->ncards[p] : 0;
+    mc->tlive = mc->tree > 0 && hidden <= mc->tree_cards;
+    mc->tsearches += mc->tlive;
+    const int best = search(mc, k, sim_play, &c, mc->desa);
+    mc->tlive = 0;
+    return mc->moves[mc->arm_move[best]];
 }
 
 /* ---------------------------------------------------------------- exchange */
@@ -935,6 +1093,10 @@ static void mc_report(Player *self, FILE *out)
                             mc->tcount[p].n[h][b], b == EST_TBINS - 1 ? "]" : "", h && b == EST_TBINS - 1 ? "]" : "");
         fprintf(out, "]}");
     }
+    if (mc->tree) /* the tree over my later decisions: nodes a search, nodes a simulation passed */
+        fprintf(out, ", \"tree\": {\"searches\": %ld, \"nodes\": %ld, \"nodes_per_search\": %.1f, \"depth_mean\": %.3f, \"share_two_deep\": %.4f}",
+                mc->tsearches, mc->tnodes, (double)mc->tnodes / (double)(mc->tsearches ? mc->tsearches : 1),
+                (double)mc->tpassed / (double)(mc->tsims ? mc->tsims : 1), (double)mc->tdeep / (double)(mc->tsims ? mc->tsims : 1));
     if (mc->odevkit) /* which players it plays as the sample client, and (auto) each one's checks */
         devkit_finder_json(out, "odevkit", mc->devkit_mask, mc->odevkit == 2 ? &mc->dkf : NULL);
     if (mc->model) {
@@ -972,6 +1134,7 @@ static void mc_destroy(Player *self)
     est_sampler_free(&mc->es);
     est_options_free(&mc->eo);
     endgame_tt_free(&mc->tt);
+    free(mc->tnode);
     free(mc->prior_own);
     free(mc->gift_own);
     free(mc);
@@ -1130,13 +1293,17 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
         spec_get_double(s, "model-lr", 0, 10, 0.02, &mc->model_lr, err, errsz) ||
         spec_get_int(s, "omodel", 0, 1, 0, &mc->omodel, err, errsz) ||
         spec_get_double(s, "omodel-lr", 0, 10, 0.05, &mc->omodel_lr, err, errsz) ||
+        spec_get_int(s, "tree", 0, TREE_DEPTH_MAX, 0, &mc->tree, err, errsz) ||
+        spec_get_double(s, "tree-c", 0, 100, 1, &mc->tree_c, err, errsz) ||
+        spec_get_int(s, "tree-key", 0, 1, 0, &mc->tree_coarse, err, errsz) ||
+        spec_get_int(s, "tree-cards", 0, 53, 53, &mc->tree_cards, err, errsz) ||
         est_options(s, "est", "est-model", EST_UNIFORM, &mc->eo, err, errsz) ||
         spec_check_unused(s,
                           "bandit, sims, ms, final, reward, eps, desa, desa-w, desa-exch, c, zeta, vc, b, klc, alpha, "
                           "playout, weights, ptemp, prune, xtop, crn, surewin, endgame, pendgame, stop, est, order, "
                           "method, p, est-model, est-k, est-beta, est-weights, est-mcmc, est-point, est-fresh, est-exch, est-proposal, est-seq, est-temp, acc, model, model-lr, omodel, omodel-lr, "
                           "puct, prior-temp, prior-weights, pmates, mate-cards, rootpol, rprior, xprior, worlds, psharp, otemp, mate-hands, "
-                          "xmodel, gift-weights, odevkit, est-time",
+                          "xmodel, gift-weights, odevkit, est-time, tree, tree-c, tree-key, tree-cards",
                           err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
@@ -1167,7 +1334,7 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     }
     mc->rootpol = !strcmp(rootpol, "rich");
     mc->bp.puct_c = mc->puct;
-    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH || mc->rootpol || mc->rprior > 0) &&
+    if ((mc->puct > 0 || mc->playout == PLAYOUT_RICH || mc->rootpol || mc->rprior > 0 || mc->tree > 0) &&
         rich_weights_option(prior_path, "mc: prior-weights", &mc->prior_w, &mc->prior_own, err, errsz)) {
         est_options_free(&mc->eo);
         free(mc);
@@ -1204,6 +1371,17 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
     }
     if (mc->omodel)
         oppbias_init(&mc->ob, mc->omodel_lr);
+    if (mc->tree > 0 && (mc->playout == PLAYOUT_SIMPLE || !(mc->tnode = calloc(TREE_NODES, sizeof *mc->tnode)))) {
+        if (mc->playout == PLAYOUT_SIMPLE)
+            snprintf(err, errsz, "mc: tree=%ld needs playout=policy or rich", mc->tree);
+        else
+            snprintf(err, errsz, "mc: out of memory");
+        est_options_free(&mc->eo);
+        free(mc->prior_own);
+        free(mc->gift_own);
+        free(mc);
+        return -1;
+    }
     if ((mc->endgame > 0 || mc->pendgame > 0) && endgame_tt_init(&mc->tt, ENDGAME_TT_BITS)) {
         snprintf(err, errsz, "mc: out of memory");
         free(mc);

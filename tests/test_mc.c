@@ -484,7 +484,7 @@ static void test_bad_specs(void **state)
     char big[2048];
     assert_int_equal(player_create("mc:frob=1", 1, &p, big, sizeof big), -1);
     assert_non_null(strstr(big, "unknown option 'frob' (valid: bandit, sims"));
-    assert_non_null(strstr(big, "gift-weights, odevkit, est-time)"));
+    assert_non_null(strstr(big, "gift-weights, odevkit, est-time, tree, tree-c, tree-key, tree-cards)"));
     assert_int_equal(player_create("mc:desa=maybe", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "none, sim, last, both"));
     assert_int_equal(player_create("mc:bandit", 1, &p, err, sizeof err), -1);
@@ -526,17 +526,37 @@ static int hash_moves(void *ctx, const GameRecord *rec, const MatchResult *sofar
     return 0;
 }
 
+/* A hash of every move of a match of `spec` against four `policy`; the players are left in pl
+ * (the caller frees them) and every game's result in res. */
+static uint64_t match_hash(const char *spec, int games, uint64_t seed, Player *pl[5], MatchResult *res)
+{
+    const char *field[5] = {spec, "policy", "policy", "policy", "policy"};
+    uint64_t h = 0xcbf29ce484222325ULL;
+    test_match_each(field, games, seed, pl, res, hash_moves, &h);
+    return h;
+}
+
+/* A player's JSON report (malloc'd). */
+static char *report_of(Player *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    p->report_json(p, f);
+    fclose(f);
+    return buf;
+}
+
 static void test_otemp(void **state)
 {
     (void)state;
     const char *specs[3] = {"search:sims=200", "search:sims=200:otemp=1", "search:sims=200:otemp=3"};
     uint64_t h[3];
     for (int i = 0; i < 3; i++) {
-        const char *field[5] = {specs[i], "policy", "policy", "policy", "policy"};
         Player *pl[5];
         MatchResult res;
-        h[i] = 0xcbf29ce484222325ULL;
-        test_match_each(field, 6, 3, pl, &res, hash_moves, &h[i]);
+        h[i] = match_hash(specs[i], 6, 3, pl, &res);
         test_players_free(pl);
     }
     assert_true(h[0] == h[1]);
@@ -545,6 +565,64 @@ static void test_otemp(void **state)
     char err[256];
     assert_int_equal(player_create("search:otemp=-1", 1, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "otemp=-1"));
+}
+
+/* tree=D: the player's own next D decisions in each playout from a tree. It changes the
+ * player's moves, a seed still gives the same games, a simulation passes at most D nodes and
+ * makes at most one (so at most one a simulation), tree=1 never goes two deep, tree-cards=0 never
+ * uses it (the same games as without), and its errors are one line. */
+static double json_num(const char *buf, const char *key)
+{
+    const char *q = strstr(buf, key);
+    if (!q)
+        fail_msg("no %s in %s", key, buf);
+    return atof(q + strlen(key));
+}
+
+static void test_tree(void **state)
+{
+    (void)state;
+    const char *specs[5] = {"search:sims=200", "search:sims=200:tree=4", "search:sims=200:tree=4", "search:sims=200:tree=1",
+                            "search:sims=200:tree=4:tree-cards=0"};
+    uint64_t h[5];
+    for (int i = 0; i < 5; i++) {
+        Player *pl[5];
+        MatchResult res;
+        h[i] = match_hash(specs[i], 12, 5, pl, &res);
+        assert_int_equal(res.illegal[0], 0);
+        char *buf = report_of(pl[0]);
+        if (i == 0) {
+            assert_null(strstr(buf, "\"tree\""));
+        } else if (i == 4) {
+            assert_true(json_num(buf, "\"searches\": ") == 0 && json_num(buf, "\"nodes\": ") == 0);
+        } else {
+            const double nodes = json_num(buf, "\"nodes\": "), per = json_num(buf, "\"nodes_per_search\": ");
+            const double depth = json_num(buf, "\"depth_mean\": "), deep = json_num(buf, "\"share_two_deep\": ");
+            const double sims = json_num(buf, "\"simulations\": "), searched = json_num(buf, "\"searched\": ");
+            const double searches = json_num(buf, "\"searches\": ");
+            assert_true(searches > 0 && searches <= searched);
+            assert_true(nodes > 0 && nodes <= sims);
+            assert_true(per > 1 && per <= 200 && fabs(per - nodes / searches) < 0.1);
+            assert_true(depth >= 0.5 && depth <= (i == 3 ? 1 : 4));
+            if (i == 3)
+                assert_true(deep == 0);
+            else
+                assert_true(deep > 0);
+        }
+        free(buf);
+        test_players_free(pl);
+    }
+    assert_true(h[0] != h[1]);
+    assert_true(h[1] == h[2]);
+    assert_true(h[4] == h[0]); /* tree-cards=0: never in use, the same games as without the tree */
+    Player *p;
+    char err[256];
+    assert_int_equal(player_create("search:tree=33", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "tree=33"));
+    assert_int_equal(player_create("mc:playout=simple:tree=2", 1, &p, err, sizeof err), -1);
+    assert_string_equal(err, "mc: tree=2 needs playout=policy or rich");
+    assert_int_equal(player_create("search:tree-key=2", 1, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "tree-key=2"));
 }
 
 /* `search` is mc with the search's defaults: each default applies unless the spec gives the
@@ -559,11 +637,7 @@ static void test_search_defaults(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(player_create(cases[i][0], 1, &p, err, sizeof err), 0);
         assert_true(mc_is(p));
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        p->report_json(p, f);
-        fclose(f);
+        char *buf = report_of(p);
         if (!strstr(buf, cases[i][1]))
             fail_msg("%s: expected %s in %s", cases[i][0], cases[i][1], buf);
         free(buf);
@@ -614,7 +688,7 @@ int main(void)
         cmocka_unit_test(test_desa),               cmocka_unit_test(test_sampler),
         cmocka_unit_test(test_impossible_counts),     cmocka_unit_test(test_desa_not_in_exchange),
         cmocka_unit_test(test_information_set_guard), cmocka_unit_test(test_choice_bandit_bookkeeping),
-        cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_otemp),          cmocka_unit_test(test_mc_beats_simple),
+        cmocka_unit_test(test_bad_specs),          cmocka_unit_test(test_otemp),          cmocka_unit_test(test_tree),          cmocka_unit_test(test_mc_beats_simple),
         cmocka_unit_test(test_search_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
