@@ -567,10 +567,7 @@ static void test_otemp(void **state)
     assert_non_null(strstr(err, "otemp=-1"));
 }
 
-/* tree=D: the player's own next D decisions in each playout from a tree. It changes the
- * player's moves, a seed still gives the same games, a simulation passes at most D nodes and
- * makes at most one (so at most one a simulation), tree=1 never goes two deep, tree-cards=0 never
- * uses it (the same games as without), and its errors are one line. */
+/* The number after `key` in a JSON report (the test fails when it is not there). */
 static double json_num(const char *buf, const char *key)
 {
     const char *q = strstr(buf, key);
@@ -579,6 +576,10 @@ static double json_num(const char *buf, const char *key)
     return atof(q + strlen(key));
 }
 
+/* tree=D: the player's own next D decisions in each playout from a tree. It changes the
+ * player's moves, a seed still gives the same games, the simulations pass at most D nodes on
+ * average and make at most one node each, tree=1 never goes two deep, tree-cards=0 never uses it
+ * (the same games as without), and its errors are one line. */
 static void test_tree(void **state)
 {
     (void)state;
