@@ -413,7 +413,7 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
                 break;
             }
         }
-        int n = state_moves(g, mv), k = n > 1 && p == me && mc->tlive ? tree_pick(mc, g, mv, n) : -1;
+        int n = state_moves(g, mv), k = mc->tlive && p == me && n > 1 ? tree_pick(mc, g, mv, n) : -1;
         const double temp = p != me && mc->otemp > 0 ? mc->otemp : mc->ptemp;
         if (legal)
             *legal += n;
