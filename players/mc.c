@@ -179,12 +179,12 @@ typedef struct Mc {
     double tree_c;                /* ... PUCT's constant there */
     long tree_coarse;             /* ... tree-key=hand (1): a node is my hand and the table's meld only */
     long tree_cards;              /* ... only when the opponents hold at most this many cards in all */
-    struct TNode *tnode;          /* ... its nodes (TREE_NODES, open addressing), valid in this generation */
+    TNode *tnode;                 /* ... its nodes (TREE_NODES, open addressing), valid in this generation */
     uint32_t tgen;                /* ... this decision's generation */
     int tlive, tused;             /* ... searching a play now; nodes made this decision */
     int tin, npath;               /* this simulation: still inside the tree; nodes passed */
     long tsearches, tnodes, tpassed, tdeep, tsims; /* ... searches with it, nodes made, nodes passed, simulations past two, simulations */
-    struct TNode *path[TREE_DEPTH_MAX];
+    TNode *path[TREE_DEPTH_MAX];
     int path_arm[TREE_DEPTH_MAX];
     Cards truth[NPLAYERS];        /* the true hands, when the engine shows them (est=oracle, acc=1) */
     int have_truth, acc;
@@ -282,30 +282,31 @@ static uint64_t tree_key(const GameState *g, int coarse)
  * without those below `prune` of the best one's probability, their probabilities as PUCT's prior. */
 static void tree_node_init(Mc *mc, TNode *t, uint64_t key, const GameState *g, const Move *mv, int n)
 {
-    double sc[MOVEGEN_MAX + 3], mx = -INFINITY, z = 0;
+    double sc[MOVEGEN_MAX + 3], kept[TREE_ARMS], mx = -INFINITY, z = 0;
     RichCtx rc;
     rich_ctx_state(&rc, g, mc->cls);
     rich_scores(mc->prior_w->play, &rc, mv, n, sc);
     for (int i = 0; i < n; i++)
         mx = sc[i] > mx ? sc[i] : mx;
+    const double lowest = mx + log(mc->prune > 0 ? mc->prune : 1e-300);
     memset(t, 0, sizeof *t);
     t->key = key;
     t->gen = mc->tgen;
     for (int i = 0; i < n; i++) { /* insertion by descending score, the best TREE_ARMS kept */
-        if (sc[i] - mx < log(mc->prune > 0 ? mc->prune : 1e-300) || (t->k == TREE_ARMS && sc[i] - mx <= log(t->prior[t->k - 1])))
+        if (sc[i] < lowest || (t->k == TREE_ARMS && sc[i] <= kept[TREE_ARMS - 1]))
             continue;
         int j = t->k < TREE_ARMS ? t->k++ : TREE_ARMS - 1;
-        for (; j > 0 && log(t->prior[j - 1]) < sc[i] - mx; j--) {
+        for (; j > 0 && kept[j - 1] < sc[i]; j--) {
             t->mv[j] = t->mv[j - 1];
-            t->prior[j] = t->prior[j - 1];
+            kept[j] = kept[j - 1];
         }
         t->mv[j] = mv[i];
-        t->prior[j] = (float)exp(sc[i] - mx);
+        kept[j] = sc[i];
     }
     for (int a = 0; a < t->k; a++)
-        z += t->prior[a];
+        z += exp(kept[a] - mx);
     for (int a = 0; a < t->k; a++)
-        t->prior[a] = (float)(t->prior[a] / z);
+        t->prior[a] = (float)(exp(kept[a] - mx) / z);
 }
 
 /* tree=D: my move at g from the tree, as an index into the n legal moves mv; -1 once this
@@ -335,9 +336,12 @@ static int tree_pick(Mc *mc, const GameState *g, const Move *mv, int n)
         mc->tin = 0;
     }
     int best = 0;
-    double bv = -INFINITY, fpu = t->n ? 0 : 0.5, sq = sqrt((double)t->n);
-    for (int a = 0; a < t->k; a++)
-        fpu += t->n ? t->sum[a] / t->n : 0;
+    double bv = -INFINITY, fpu = 0.5, sq = sqrt((double)t->n); /* fpu: the node's mean (0.5 before any) */
+    if (t->n) {
+        fpu = 0;
+        for (int a = 0; a < t->k; a++)
+            fpu += t->sum[a] / t->n;
+    }
     for (int a = 0; a < t->k; a++) {
         double q = t->na[a] ? t->sum[a] / t->na[a] : fpu;
         double v = q + mc->tree_c * t->prior[a] * sq / (1 + t->na[a]);
