@@ -261,6 +261,26 @@ MOVEGEN_INLINE int movegen(Cards hand, Move table, int rev, int lock, Move *out)
     return movegen_follow_joker(hand, out);
 }
 
+/* Whether hand has a meld that beats t (t not a pass), lock and revolution as in movegen: the
+ * same as movegen(hand, t, rev, lock, out) > 1, without writing the moves. The sure-win test
+ * and the rich policy's features ask this of every meld they look at. */
+MOVEGEN_INLINE int movegen_can_follow(Cards hand, Move t, int rev, int lock)
+{
+    if (t.type == MOVE_SINGLE)
+        return ((hand & movegen_range(t.low, rev) & (cards_of_suits(t.suits) | (0 - (Cards)(lock == 0)))) |
+                (hand & CARDS_JOKER)) != 0;
+    if (t.type == MOVE_GROUP && !lock) {
+        /* a column holding the size less the joker answers (movegen_follow_group's test; every
+         * such column has a row of at least one group) */
+        const int need = t.n - (int)((hand >> JOKER_BIT) & 1);
+        if (need > 4)
+            return 0;
+        return movegen_cols_at_least(movegen_col_counts(hand & movegen_range(t.low, rev)), need > 1 ? need : 1) != 0;
+    }
+    Move out[MOVEGEN_MAX];
+    return movegen(hand, t, rev, lock, out) > 1;
+}
+
 /* The rules as the server checks a submission: shape, ownership, kind/size/strength, lock,
  * lone joker and spade 3. A pass is always legal. */
 int movegen_is_legal(Cards hand, Move table, int rev, int lock, Move m);

@@ -16,9 +16,8 @@ static int beatable(Move m, int rev, const Cards *opp, int n, int maxc)
         return 1;
     if (cards_count(move_cards(m)) > maxc)
         return 0;
-    Move tmp[MOVEGEN_MAX];
     for (int i = 0; i < n; i++)
-        if (movegen_follow(opp[i], m, rev, 0, tmp) > 1) /* more than the pass */
+        if (movegen_can_follow(opp[i], m, rev, 0))
             return 1;
     return 0;
 }
@@ -54,22 +53,69 @@ static int s3_returns(Move m, Cards h, int rev, const Opps *o)
 {
     if (m.type != MOVE_SINGLE || !(h & CARDS_S3) || move_cards(m) == CARDS_S3 || o->minc < 2)
         return 0;
-    Move tmp[MOVEGEN_MAX];
     int joker = 0;
     for (int i = 0; i < o->nopp; i++) {
         joker |= (o->opp[i] & CARDS_JOKER) != 0;
-        if (movegen_follow(o->opp[i] & ~CARDS_JOKER, m, rev, 0, tmp) > 1)
+        if (movegen_can_follow(o->opp[i] & ~CARDS_JOKER, m, rev, 0))
             return 0;
     }
     return joker;
 }
 
+/* One sure-win search: its budget of nodes, and the positions it found to fail (the hand, the
+ * order, the depth) with the budget each spent. A position met again (the same melds led in
+ * another order: about half the nodes) fails again after spending as much, so it is charged
+ * without being searched: the answer, the move and the budget's course are exactly those of
+ * searching it again. */
+#define SW_MEMO 64
+typedef struct SureWin {
+    int budget;
+    uint64_t used; /* bit i: memo[i] holds a position */
+    struct {
+        Cards h;
+        int rev, depth, spent;
+    } memo[SW_MEMO];
+} SureWin;
+
+static unsigned sw_slot(Cards h, int rev, int depth)
+{
+    return (unsigned)(((h ^ ((Cards)(rev + 2 * depth) << 61)) * 0x9E3779B97F4A7C15ULL) >> 58);
+}
+
+/* The budget a failed position spent, or -1 when it is not known to fail. */
+static int sw_failed(const SureWin *s, Cards h, int rev, int depth)
+{
+    for (unsigned i = sw_slot(h, rev, depth), k = 0; k < SW_MEMO && ((s->used >> i) & 1); i = (i + 1) % SW_MEMO, k++)
+        if (s->memo[i].h == h && s->memo[i].rev == rev && s->memo[i].depth == depth)
+            return s->memo[i].spent;
+    return -1;
+}
+
+static void sw_fail(SureWin *s, Cards h, int rev, int depth, int spent)
+{
+    for (unsigned i = sw_slot(h, rev, depth), k = 0; k < SW_MEMO; i = (i + 1) % SW_MEMO, k++)
+        if (!((s->used >> i) & 1)) {
+            s->used |= 1ULL << i;
+            s->memo[i].h = h;
+            s->memo[i].rev = rev;
+            s->memo[i].depth = depth;
+            s->memo[i].spent = spent;
+            return;
+        }
+}
+
 /* Leading with hand h in order rev: is there a chain of kept leads ending in the last meld? */
-static int chain(Cards h, int rev, const Opps *o, int depth, int *budget, Move *first)
+static int chain(Cards h, int rev, const Opps *o, int depth, SureWin *s, Move *first)
 {
     if (!h)
         return 1;
-    if (--*budget < 0 || depth > 12)
+    const int known = sw_failed(s, h, rev, depth);
+    if (known >= 0) {
+        s->budget -= known;
+        return 0;
+    }
+    const int before = s->budget;
+    if (--s->budget < 0 || depth > 12)
         return 0;
     Move mv[MOVEGEN_MAX];
     int n = movegen_lead(h, mv);
@@ -82,22 +128,26 @@ static int chain(Cards h, int rev, const Opps *o, int depth, int *budget, Move *
     for (int i = 0; i < n; i++) {
         int r2 = rev ^ move_is_revolution(mv[i]);
         const Cards rest = h & ~move_cards(mv[i]);
-        if (keeps_lead(mv[i], r2, o) ? chain(rest, r2, o, depth + 1, budget, NULL)
-                                     : s3_returns(mv[i], h, r2, o) && chain(rest, r2, o, depth + 1, budget, NULL) &&
-                                           chain(rest & ~CARDS_S3, r2, o, depth + 1, budget, NULL)) {
+        if (keeps_lead(mv[i], r2, o) ? chain(rest, r2, o, depth + 1, s, NULL)
+                                     : s3_returns(mv[i], h, r2, o) && chain(rest, r2, o, depth + 1, s, NULL) &&
+                                           chain(rest & ~CARDS_S3, r2, o, depth + 1, s, NULL)) {
             if (first)
                 *first = mv[i];
             return 1;
         }
     }
+    if (s->budget >= 0) /* searched to the end: it fails whenever it is met with this much left */
+        sw_fail(s, h, rev, depth, before - s->budget);
     return 0;
 }
 
 static int sure_win(Cards hand, Move table, int rev, int lock, const Opps *o, Move *first)
 {
-    int budget = 64;
+    SureWin s;
+    s.budget = 64;
+    s.used = 0;
     if (table.type == MOVE_PASS)
-        return chain(hand, rev, o, 0, &budget, first);
+        return chain(hand, rev, o, 0, &s, first);
     Move mv[MOVEGEN_MAX];
     int n = movegen_follow(hand, table, rev, lock, mv);
     for (int i = 1; i < n; i++) { /* mv[0] is the pass */
@@ -105,7 +155,7 @@ static int sure_win(Cards hand, Move table, int rev, int lock, const Opps *o, Mo
         int r2 = rev ^ move_is_revolution(mv[i]);
         /* the spade 3 on a lone joker clears the table, as an 8 does */
         int cut = move_is_eight(mv[i]) || table.type == MOVE_JOKER;
-        if (!rest || ((cut || !beatable(mv[i], r2, o->opp1, o->nopp1, o->maxc1)) && chain(rest, r2, o, 1, &budget, NULL))) {
+        if (!rest || ((cut || !beatable(mv[i], r2, o->opp1, o->nopp1, o->maxc1)) && chain(rest, r2, o, 1, &s, NULL))) {
             if (first)
                 *first = mv[i];
             return 1;

@@ -82,43 +82,54 @@ static inline Cards run_starts(Cards c, int len)
     return t;
 }
 
-int rich_min_melds(Cards c)
+/* One bit per column of c holding a natural card (the column's suit-0 bit), in column order. */
+static inline Cards ranks_held(Cards c)
+{
+    const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
+    return (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW;
+}
+
+/* rich_min_melds over the runs starting at card bits >= from: a set of disjoint runs gives the
+ * same count in any order, so each set is tried once, in the order of its runs' first cells. */
+static int min_melds_from(Cards c, int from)
 {
     const int jk = (int)((c >> JOKER_BIT) & 1);
     const Cards nat = c & CARDS_NATURAL;
-    const Cards counts = movegen_col_counts(nat);
-    int best = cards_count((counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW); /* one meld a rank */
-    /* no run possible (three cells of a suit in a row; with the joker, two cards of a suit at
-     * most two ranks apart): the ranks are the answer, as they are for most hands */
-    if (!(jk ? (nat & (nat >> 4)) | (nat & (nat >> 8)) : run_starts(nat, 3)))
-        return best;
-    /* every run of >= 3 cells of one suit, at most one of them the joker (which may also stand
-     * below the 3 or above the 2) */
-    for (int suit = 0; suit < 4; suit++)
-        for (int a = 0; a <= COL_TOP - 2; a++) {
-            int miss = 0;
-            Cards run = 0;
-            for (int e = a; e <= COL_TOP; e++) {
-                const Cards cell = card_of(e, suit) & CARDS_NATURAL;
-                if (nat & cell)
-                    run |= cell;
-                else if (++miss > jk)
-                    break;
-                if (e - a >= 2 && cards_count(run) >= 2) {
-                    const int r = 1 + rich_min_melds(c & ~(run | (miss ? CARDS_JOKER : 0)));
-                    best = r < best ? r : best;
-                }
+    int best = cards_count(ranks_held(nat)); /* one meld a rank */
+    /* where a run starts (bit 4a + s: cells a, a + 1, a + 2 of suit s): all three held, or with
+     * the joker the first and one of the next two. A run whose first cell is the joker's holds
+     * the cards of the one starting a cell higher with the joker after its end (the joker may
+     * stand above the 2), so it is not tried again. */
+    const Cards n1 = nat >> 4, n2 = nat >> 8;
+    Cards starts = jk ? nat & (n1 | n2) : nat & n1 & n2;
+    starts &= ~0ULL << from; /* from <= 52: the starts lie in columns 1..12 */
+    /* with no start (most hands) the ranks are the answer */
+    for (; starts; starts &= starts - 1) {
+        const int b = cards_lowest_bit(starts), suit = b & 3;
+        int miss = 0;
+        Cards run = 0;
+        for (int e = b >> 2; e <= COL_TOP; e++) {
+            const Cards cell = card_of(e, suit) & CARDS_NATURAL;
+            if (nat & cell)
+                run |= cell;
+            else if (++miss > jk)
+                break;
+            if (e - (b >> 2) >= 2 && cards_count(run) >= 2) {
+                const int r = 1 + min_melds_from(c & ~(run | (miss ? CARDS_JOKER : 0)), b + 1);
+                best = r < best ? r : best;
             }
         }
+    }
     return best;
 }
+
+int rich_min_melds(Cards c) { return min_melds_from(c, 0); }
 
 /* The average rank of the hand's ranks (joker: 14) in order rev; 0 for an empty hand. */
 static double rank_avg(Cards c, int rev)
 {
-    const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
     int sum = 0, n = 0;
-    for (Cards x = (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; x; x &= x - 1, n++)
+    for (Cards x = ranks_held(c); x; x &= x - 1, n++)
         sum += cards_lowest_bit(x) >> 2;
     if (rev)
         sum = 14 * n - sum;
@@ -149,8 +160,7 @@ static int answerable(Cards u, Move m, int rev, int lock)
         return 1;
     if (move_is_eight(m))
         return 0;
-    Move out[MOVEGEN_MAX];
-    return movegen_follow(u, m, rev, lock, out) > 1;
+    return movegen_can_follow(u, m, rev, lock);
 }
 
 /* Whether cards c could make a revolution: four of a rank (the joker counts) or a run of five
@@ -349,28 +359,25 @@ static int pattern_features(const RichCtx *c, Move m, Cards x, int gbase, int sb
     if (m.type == MOVE_SEQ) {
         const unsigned s = m.suits & 15u;
         const int q = imin(m.n - 3, 2);
-        for (int col = COL_MIN; col <= COL_MAX; col++) {
-            const unsigned a = col_suits(x, col);
-            if (a)
-                idx[k++] = mcs_index(sbase, rev, m.low, q, col - 1, orbit1(s, a));
+        for (Cards p = ranks_held(x); p; p &= p - 1) {
+            const int col = cards_lowest_bit(p) >> 2;
+            idx[k++] = mcs_index(sbase, rev, m.low, q, col - 1, orbit1(s, col_suits(x, col)));
         }
         if (x & CARDS_JOKER)
             idx[k++] = mcs_index(sbase, rev, m.low, q, 13, 0);
         return k;
     }
     if (m.type == MOVE_JOKER) {
-        for (int col = COL_MIN; col <= COL_MAX; col++) {
-            const int n = col_count(x & CARDS_NATURAL, col);
-            if (n)
-                idx[k++] = mcg_index(gbase, rev, 13, 0, col - 1, n - 1);
+        for (Cards p = ranks_held(x); p; p &= p - 1) {
+            const int col = cards_lowest_bit(p) >> 2;
+            idx[k++] = mcg_index(gbase, rev, 13, 0, col - 1, col_count(x & CARDS_NATURAL, col) - 1);
         }
         return k;
     }
     const int locks = !c->lead && m.suits == c->table.suits;
-    for (int col = COL_MIN; col <= COL_MAX; col++) {
-        const unsigned a = col_suits(x, col);
-        if (a)
-            idx[k++] = mcg_index(gbase, rev, m.low - 1, locks, col - 1, orbit(m.suits, a));
+    for (Cards p = ranks_held(x); p; p &= p - 1) {
+        const int col = cards_lowest_bit(p) >> 2;
+        idx[k++] = mcg_index(gbase, rev, m.low - 1, locks, col - 1, orbit(m.suits, col_suits(x, col)));
     }
     if (x & CARDS_JOKER)
         idx[k++] = mcg_index(gbase, rev, m.low - 1, locks, 13, imin(m.n, 5) - 1);

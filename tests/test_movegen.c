@@ -2,7 +2,7 @@
  * for positions from thousands of seeded random games, the generated moves must be exactly
  * the legal melds (brute force over every meld shape) minus the documented omissions
  * (passing on an empty table; the joker standing in for a card the player holds), without
- * duplicates. Also every play of the real blaux5 games must be generated. */
+ * duplicates; movegen_can_follow agrees with the list's length. Also every play of the real blaux5 games must be generated. */
 #include "testutil.h"
 
 #include "game/game.h"
@@ -63,6 +63,11 @@ static int check_position(Cards hand, Move table, int rev, int lock)
     int n = movegen(hand, table, rev, lock, gen);
     assert_true(n + MOVEGEN_SCRATCH <= MOVEGEN_MAX);
     int bad = 0;
+    /* the test without the list says what the list says */
+    if (table.type != MOVE_PASS && movegen_can_follow(hand, table, rev, lock) != (n > 1)) {
+        print_error("movegen_can_follow %d with %d moves\n", movegen_can_follow(hand, table, rev, lock), n);
+        bad++;
+    }
     /* scratch writes stay within MOVEGEN_SCRATCH entries past the count */
     for (int i = n + MOVEGEN_SCRATCH; i < MOVEGEN_MAX; i++) {
         uint64_t w;

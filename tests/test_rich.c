@@ -250,12 +250,14 @@ static void test_min_melds(void **state)
     (void)state;
     Rng r = rng_seed(21);
     int with_runs = 0;
-    for (int t = 0; t < 3000; t++) {
-        /* a hand of 3..9 cards from a few suits and ranks, so that runs are common */
+    for (int t = 0; t < 20000; t++) {
+        /* a hand of 3..9 cards from a few suits and ranks, so that runs are common; one in
+         * four of 6..14 cards from all four suits, as dealt hands are */
         Cards c = 0;
-        int n = 3 + (int)rng_below(&r, 7);
+        const int wide = t % 4 == 0;
+        int n = wide ? 6 + (int)rng_below(&r, 9) : 3 + (int)rng_below(&r, 7);
         while (cards_count(c) < n) {
-            int col = 1 + (int)rng_below(&r, 13), s = (int)rng_below(&r, 2);
+            int col = 1 + (int)rng_below(&r, 13), s = (int)rng_below(&r, wide ? 4 : 2);
             c |= rng_below(&r, 12) ? card_of(col, s) : CARDS_JOKER;
         }
         Cards runs[512];
@@ -263,7 +265,7 @@ static void test_min_melds(void **state)
         with_runs += k > 0;
         assert_int_equal(rich_min_melds(c), brute_melds(c, runs, k, 0));
     }
-    assert_true(with_runs > 500);
+    assert_true(with_runs > 5000);
     /* by hand: three of a kind and a run of the joker with two cards above the 2 */
     Cards c;
     assert_int_equal(cards_parse("c3 d3 h3", &c), 0);
