@@ -97,9 +97,10 @@ static int min_melds_from(Cards c, int from)
     const Cards nat = c & CARDS_NATURAL;
     int best = cards_count(ranks_held(nat)); /* one meld a rank */
     /* where a run starts (bit 4a + s: cells a, a + 1, a + 2 of suit s): all three held, or with
-     * the joker the first and one of the next two. A run whose first cell is the joker's holds
-     * the cards of the one starting a cell higher with the joker after its end (the joker may
-     * stand above the 2), so it is not tried again. */
+     * the joker the first and one of the next two. Runs whose first cell is the joker's are not
+     * tried: the run a cell higher that ends in the cell after theirs (the joker there, or the
+     * natural card if held, which leaves the joker to stand for that card wherever it served)
+     * leaves no more melds. tests/test_rich.c checks the count against every set of runs. */
     const Cards n1 = nat >> 4, n2 = nat >> 8;
     Cards starts = jk ? nat & (n1 | n2) : nat & n1 & n2;
     starts &= ~0ULL << from; /* from <= 52: the starts lie in columns 1..12 */

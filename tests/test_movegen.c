@@ -2,7 +2,8 @@
  * for positions from thousands of seeded random games, the generated moves must be exactly
  * the legal melds (brute force over every meld shape) minus the documented omissions
  * (passing on an empty table; the joker standing in for a card the player holds), without
- * duplicates; movegen_can_follow agrees with the list's length. Also every play of the real blaux5 games must be generated. */
+ * duplicates; movegen_can_follow agrees with the list's length. Also every play of the real
+ * blaux5 games must be generated. */
 #include "testutil.h"
 
 #include "game/game.h"
