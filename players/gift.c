@@ -49,22 +49,6 @@ static inline unsigned col_suits(Cards c, int col) { return (unsigned)(c >> (4 *
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 
-/* What the features read of the hand before any gift (the same for every candidate). */
-typedef struct GiftHand {
-    Cards hand;
-    Cards inrun; /* natural cards of the hand in a run of >= 3 of one suit */
-    int melds;   /* rich_min_melds(hand) */
-} GiftHand;
-
-static void gift_hand(GiftHand *h, Cards hand)
-{
-    const Cards nat = hand & CARDS_NATURAL;
-    const Cards s3 = nat & (nat >> 4) & (nat >> 8); /* starts of runs of three */
-    h->hand = hand;
-    h->inrun = s3 | (s3 << 4) | (s3 << 8);
-    h->melds = rich_min_melds(hand);
-}
-
 /* The given rank g against every rank of cards c (and the joker column: the cards of g in c). */
 static int rank_rows(int base, int g, Cards c, uint32_t *idx)
 {
@@ -76,7 +60,26 @@ static int rank_rows(int base, int g, Cards c, uint32_t *idx)
     return 14;
 }
 
-static int features(const GiftHand *h, Cards give, uint32_t *idx)
+/* What the features read of the hand before any gift (the same for every candidate). */
+typedef struct GiftHand {
+    Cards hand;
+    Cards inrun;              /* natural cards of the hand in a run of >= 3 of one suit */
+    int melds;                /* rich_min_melds(hand) */
+    unsigned have;            /* bit g: before[g] is written */
+    uint32_t before[14][14];  /* rank_rows(GF_RB, g, hand), once a candidate gives rank g */
+} GiftHand;
+
+static void gift_hand(GiftHand *h, Cards hand)
+{
+    const Cards nat = hand & CARDS_NATURAL;
+    const Cards s3 = nat & (nat >> 4) & (nat >> 8); /* starts of runs of three */
+    h->hand = hand;
+    h->inrun = s3 | (s3 << 4) | (s3 << 8);
+    h->melds = rich_min_melds(hand);
+    h->have = 0;
+}
+
+static int features(GiftHand *h, Cards give, uint32_t *idx)
 {
     const Cards hand = h->hand, after = hand & ~give, gnat = give & CARDS_NATURAL;
     const int cls = cards_count(give) >= 2; /* 0 the fugo (one card), 1 the daifugo (two) */
@@ -146,7 +149,12 @@ static int features(const GiftHand *h, Cards give, uint32_t *idx)
     /* each given rank against the hand's ranks, before and after */
     for (Cards x = (gnat | gnat >> 1 | gnat >> 2 | gnat >> 3) & CARDS_SUIT_LOW; x; x &= x - 1) {
         const int g = cards_lowest_bit(x) >> 2;
-        k += rank_rows(GF_RB, g, hand, idx + k);
+        if (!((h->have >> g) & 1)) { /* the same for every candidate giving rank g */
+            rank_rows(GF_RB, g, hand, h->before[g]);
+            h->have |= 1u << g;
+        }
+        memcpy(idx + k, h->before[g], sizeof h->before[g]);
+        k += 14;
         k += rank_rows(GF_RA, g, after, idx + k);
     }
     return k;
