@@ -49,6 +49,9 @@ static inline Cards movegen_col_counts(Cards x)
     return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
 }
 
+/* One bit (the column's lowest, 4c) per column whose count in a movegen_col_counts word is not 0. */
+static inline Cards movegen_cols_nonzero(Cards counts) { return (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; }
+
 /* Bit 4c+3 set for each column c whose count is >= n (1 <= n <= 4). */
 static inline Cards movegen_cols_at_least(Cards counts, int n)
 {

@@ -94,7 +94,7 @@ static int features(GiftHand *h, Cards give, uint32_t *idx)
         idx[k++] = (uint32_t)(GF_KEEP + (s3 && jk ? 1 : s3 ? 2 : 3));
     const Cards an = after & CARDS_NATURAL;
     const Cards ranks = movegen_col_counts(an);
-    Cards present = (ranks | ranks >> 1 | ranks >> 2) & CARDS_SUIT_LOW; /* one bit per rank held */
+    Cards present = movegen_cols_nonzero(ranks); /* one bit per rank held */
     int hi1 = 0, hi2 = 0, lo1 = 0, lo2 = 0;
     if (present) {
         hi1 = cards_highest_bit(present) >> 2;

@@ -1132,9 +1132,9 @@ static void mc_report(Player *self, FILE *out)
     fprintf(out, "]}");
 }
 
-static void mc_destroy(Player *self)
+/* Everything an Mc holds, and the Mc (any field still zero is fine: creation's late errors). */
+static void mc_free(Mc *mc)
 {
-    Mc *mc = self->impl;
     est_sampler_free(&mc->es);
     est_options_free(&mc->eo);
     endgame_tt_free(&mc->tt);
@@ -1143,6 +1143,8 @@ static void mc_destroy(Player *self)
     free(mc->gift_own);
     free(mc);
 }
+
+static void mc_destroy(Player *self) { mc_free(self->impl); }
 
 int mc_est_accuracy(const Player *p, long *right, long *total)
 {
@@ -1380,15 +1382,12 @@ int mc_player_create(PlayerSpec *s, uint64_t seed, Player *p, char *err, size_t 
             snprintf(err, errsz, "mc: tree=%ld needs playout=policy or rich", mc->tree);
         else
             snprintf(err, errsz, "mc: out of memory");
-        est_options_free(&mc->eo);
-        free(mc->prior_own);
-        free(mc->gift_own);
-        free(mc);
+        mc_free(mc);
         return -1;
     }
     if ((mc->endgame > 0 || mc->pendgame > 0) && endgame_tt_init(&mc->tt, ENDGAME_TT_BITS)) {
         snprintf(err, errsz, "mc: out of memory");
-        free(mc);
+        mc_free(mc);
         return -1;
     }
     mc->rng = rng_seed(seed);

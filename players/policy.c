@@ -78,8 +78,6 @@ static inline int is_eight(Move m)
     return ((unsigned)m.type - 1u <= 2u) & (m.low <= COL_8) & (move_high(m) >= COL_8);
 }
 
-/* One bit (the column's lowest) per non-empty nibble of a column-count word. */
-static inline Cards nonzero_cols(Cards counts) { return (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; }
 static inline int col_count(const PolicyCtx *c, int col) { return (int)((c->counts >> (4 * col)) & 15); }
 
 /* The classes below are sums of comparisons, not chains of branches: the classified numbers
@@ -146,7 +144,7 @@ static inline __attribute__((always_inline)) void ctx_fill(PolicyCtx *c, Cards h
     c->phase = phase_of(c->ncards);
     c->oppmin = count_class(oppmin_cards);
     c->counts = movegen_col_counts(hand & CARDS_NATURAL);
-    c->ncols = cards_count(nonzero_cols(c->counts)) + (int)((hand >> JOKER_BIT) & 1);
+    c->ncols = cards_count(movegen_cols_nonzero(c->counts)) + (int)((hand >> JOKER_BIT) & 1);
     Cards nat = hand & CARDS_NATURAL;
     c->top = !nat ? 0 : strength((rev ? cards_lowest_bit(nat) : cards_highest_bit(nat)) >> 2, rev);
     c->seqable = runs3(hand);
@@ -173,7 +171,7 @@ static inline __attribute__((always_inline)) void ctx_fill(PolicyCtx *c, Cards h
     most += CARDS_SUIT_LOW & -((c->unseen >> JOKER_BIT) & 1);
     c->beatable = most & CARDS_NATURAL & ~CARDS_COL(COL_8);
     /* nibble by nibble, 8 + beatable - count has bit 3 set when the rank can be beaten */
-    const Cards held = nonzero_cols(c->counts);
+    const Cards held = movegen_cols_nonzero(c->counts);
     c->mbeat = cards_count((((c->beatable | (CARDS_SUIT_LOW << 3)) - c->counts) >> 3) & held);
     c->mkeep = cards_count(held) - c->mbeat;
     const int waiting = ~(passed | out | (1 << me) | (1 << owner)) & 31;
@@ -300,7 +298,7 @@ static inline __attribute__((always_inline)) void base_features(const PolicyCtx 
         if (cards & c->seqable)
             EMIT(PF_SEQBRK + lead);
     } else if (m.type == MOVE_SEQ) {
-        emptied += cards_count(nonzero_cols(c->counts) & ~nonzero_cols(movegen_col_counts(mi->after & CARDS_NATURAL)));
+        emptied += cards_count(movegen_cols_nonzero(c->counts) & ~movegen_cols_nonzero(movegen_col_counts(mi->after & CARDS_NATURAL)));
     }
     const int cols = c->ncols - emptied;
     EMIT(PF_PLAN + (lead * 11 + min_int(cols, 10)) * 4 + min_int(ctrl, 3));
@@ -504,7 +502,7 @@ static inline __attribute__((always_inline)) void meld_tab(MeldTab *t, const Pol
     t->ctrl = cards_count(c->control) + (int)((c->hand >> JOKER_BIT) & 1);
     const double *wa = w + PF_AFTER;
     t->ab.sum = 0;
-    for (Cards x = nonzero_cols(c->counts); x; x &= x - 1) {
+    for (Cards x = movegen_cols_nonzero(c->counts); x; x &= x - 1) {
         int col = cards_lowest_bit(x) >> 2;
         t->ab.term[col] = wa[(strength(col, c->rev) - 1) * 4 + col_count(c, col) - 1];
         t->ab.sum += t->ab.term[col];

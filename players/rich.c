@@ -83,11 +83,7 @@ static inline Cards run_starts(Cards c, int len)
 }
 
 /* One bit per column of c holding a natural card (the column's suit-0 bit), in column order. */
-static inline Cards ranks_held(Cards c)
-{
-    const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
-    return (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW;
-}
+static inline Cards ranks_held(Cards c) { return movegen_cols_nonzero(movegen_col_counts(c & CARDS_NATURAL)); }
 
 /* rich_min_melds over the runs starting at card bits >= from: a set of disjoint runs gives the
  * same count in any order, so each set is tried once, in the order of its runs' first cells. */
@@ -146,7 +142,7 @@ static Cards count_bits(Cards c)
 {
     Cards p = 0;
     const Cards counts = movegen_col_counts(c & CARDS_NATURAL);
-    for (Cards x = (counts | counts >> 1 | counts >> 2) & CARDS_SUIT_LOW; x; x &= x - 1) {
+    for (Cards x = movegen_cols_nonzero(counts); x; x &= x - 1) {
         const int b = cards_lowest_bit(x);
         p |= 1ULL << (b + (int)((counts >> b) & 15) - 1);
     }
