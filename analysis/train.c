@@ -651,7 +651,7 @@ static int rl_pick(RlModel m, const GameState *g, const int8_t cls[NPLAYERS], co
         RichCtx c;
         double sc[MOVEGEN_MAX + 3];
         rich_ctx_state(&c, g, cls);
-        rich_scores(m.rich->play, &c, mv, n, sc);
+        rich_scores(m.rich, &c, mv, n, sc);
         k = policy_pick_scores(sc, n, temp, r);
         RichArg a = {&c, mv};
         if (rec && rl_record(rec, g->turn, 0, n, k, rich_feats, &a))
@@ -795,7 +795,7 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
 typedef struct RlBatch {
     const RlOpts *o;
     RlModel w;
-    int nplay, nw;    /* play weights, and play + exchange weights */
+    int nplay, nw;    /* play weights, and play + exchange (+ hidden layer) weights */
     long first;       /* index of the batch's first game */
     int n;            /* games in the batch */
     RlGame *games;
@@ -807,39 +807,65 @@ typedef struct RlBatch {
     pthread_mutex_t mu;
 } RlBatch;
 
+const uint32_t *train_rl_decision_grad(const double *w, const RichWeights *net, const uint32_t *p, int n, int chosen,
+                                       double temp, double adv, double *gw, double *gnet)
+{
+    double sc[MOVEGEN_MAX];
+    const int nh = net ? net->nhid : 0;
+    const uint32_t *start = p;
+    double mx = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int k = *p++;
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += w[p[j]];
+        if (nh)
+            v += rich_net_term(net, p, k, NULL);
+        p += k;
+        sc[i] = v / temp;
+        mx = sc[i] > mx ? sc[i] : mx;
+    }
+    double z = 0;
+    for (int i = 0; i < n; i++)
+        z += sc[i] = exp(sc[i] - mx);
+    p = start;
+    for (int i = 0; i < n; i++) {
+        int k = *p++;
+        double d = -adv * ((i == chosen) - sc[i] / z) / temp;
+        for (int j = 0; j < k; j++)
+            gw[p[j]] += d;
+        if (nh) { /* back through out[u] * max(0, h[u]), h found again (cheaper than keeping it) */
+            const double *out = rich_net_out(net->net);
+            double h[RICH_HID_MAX], dh[RICH_HID_MAX];
+            rich_net_term(net, p, k, h);
+            for (int u = 0; u < nh; u++) {
+                rich_net_out(gnet)[u] += d * (h[u] > 0 ? h[u] : 0);
+                dh[u] = h[u] > 0 ? d * out[u] : 0;
+                rich_net_bias(gnet)[u] += dh[u];
+            }
+            for (int j = 0; j < k; j++)
+                if (p[j] < RICH_NSMALL) {
+                    double *gi = rich_net_in(gnet, p[j]);
+                    for (int u = 0; u < nh; u++)
+                        gi[u] += dh[u];
+                }
+        }
+        p += k;
+    }
+    return p;
+}
+
 /* The gradient of -(advantage) log pi(chosen) over one game's recorded decisions. */
 static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
 {
-    double sc[MOVEGEN_MAX];
+    const RichWeights *rw = b->w.rich;
     for (size_t at = 0; at < g->len;) {
         const uint32_t *p = g->buf + at;
         int who = p[0], model = p[1], n = p[2], chosen = p[3];
-        p += 4;
-        const double *w = model ? rl_exch(b->w) : b->w.rich ? b->w.rich->play : b->w.fast->play;
-        double *gw = grad + (model ? b->nplay : 0);
+        const double *w = model ? rl_exch(b->w) : rw ? rw->play : b->w.fast->play;
         const double adv = b->rv[g->cls[who]] - b->base[g->kind];
-        const uint32_t *start = p;
-        double mx = -INFINITY;
-        for (int i = 0; i < n; i++) {
-            int k = *p++;
-            double v = 0;
-            for (int j = 0; j < k; j++)
-                v += w[p[j]];
-            p += k;
-            sc[i] = v / b->o->temp;
-            mx = sc[i] > mx ? sc[i] : mx;
-        }
-        double z = 0;
-        for (int i = 0; i < n; i++)
-            z += sc[i] = exp(sc[i] - mx);
-        p = start;
-        for (int i = 0; i < n; i++) {
-            int k = *p++;
-            double d = -adv * ((i == chosen) - sc[i] / z) / b->o->temp;
-            for (int j = 0; j < k; j++)
-                gw[p[j]] += d;
-            p += k;
-        }
+        p = train_rl_decision_grad(w, model ? NULL : rw, p + 4, n, chosen, b->o->temp, adv,
+                                   grad + (model ? b->nplay : 0), grad + b->nplay + POLICY_NEXCH);
         at = (size_t)(p - g->buf);
     }
 }
@@ -869,11 +895,11 @@ static void *rl_worker(void *arg)
     return NULL;
 }
 
-/* REINFORCE on the play weights `play` (nplay of them) and the exchange weights `exch` of the
- * model w (whose arrays they are). */
-static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double *exch)
+/* REINFORCE on the play weights `play` (nplay of them), the exchange weights `exch` and the
+ * hidden layer `net` (nnet weights, 0 for none) of the model w (whose arrays they are). */
+static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double *exch, double *net, int nnet)
 {
-    const int nb = o->batch > 0 ? o->batch : 512, RL_NW = nplay + POLICY_NEXCH;
+    const int nb = o->batch > 0 ? o->batch : 512, RL_NW = nplay + POLICY_NEXCH + nnet;
     RlGame *games = calloc((size_t)nb, sizeof *games);
     double *grad = malloc((size_t)CHUNKS * RL_NW * sizeof *grad), *g = malloc(RL_NW * sizeof *g);
     double *m = calloc(RL_NW, sizeof *m), *v = calloc(RL_NW, sizeof *v);
@@ -936,8 +962,10 @@ static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double
             double step = o->lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + 1e-8);
             if (i < nplay)
                 play[i] -= step;
-            else
+            else if (i < nplay + POLICY_NEXCH)
                 exch[i - nplay] -= step;
+            else
+                net[i - nplay - POLICY_NEXCH] -= step;
         }
         if (o->progress)
             o->progress(o->progress_ctx, first + b.n, o->games, cnt[RL_SIMPLE] ? b.base[RL_SIMPLE] : NAN,
@@ -958,11 +986,11 @@ out:
 int train_reinforce(const RlOpts *o, PolicyWeights *pw)
 {
     RlModel w = {pw, NULL};
-    return reinforce(o, w, pw->play, POLICY_NPLAY, pw->exch);
+    return reinforce(o, w, pw->play, POLICY_NPLAY, pw->exch, NULL, 0);
 }
 
 int train_reinforce_rich(const RlOpts *o, RichWeights *rw)
 {
     RlModel w = {NULL, rw};
-    return reinforce(o, w, rw->play, RICH_NPLAY, rw->exch);
+    return reinforce(o, w, rw->play, RICH_NPLAY, rw->exch, rw->net, rw->nhid > 0 ? RICH_NNET : 0);
 }

@@ -144,7 +144,14 @@ void rl_opts_default(RlOpts *o);
  * (its reward in that game - the batch's mean for that kind of game), for plays and gifts. Deterministic for the
  * seed, whatever jobs is. */
 int train_reinforce(const RlOpts *o, PolicyWeights *w);
-/* The same for the rich policy (players/rich.h). */
+/* The same for the rich policy (players/rich.h), its hidden layer too when w has one. */
 int train_reinforce_rich(const RlOpts *o, RichWeights *w);
+/* One recorded decision's part of REINFORCE's gradient: the gradient of -adv log pi(chosen) at
+ * temperature temp, where pi is the softmax over the n candidates listed at p (each: k, then its
+ * k feature indices) of w . phi, plus net's hidden-layer term when net has one (it reads the
+ * candidates' features below RICH_NSMALL). Adds into gw (as w) and gnet (as net->net); returns
+ * the position after the candidates. */
+const uint32_t *train_rl_decision_grad(const double *w, const RichWeights *net, const uint32_t *p, int n, int chosen,
+                                       double temp, double adv, double *gw, double *gnet);
 
 #endif

@@ -71,6 +71,10 @@ static void usage(FILE *f)
             "                     the rest of a class period, as mc:reward=match (1 to 5 points)\n"
             "  --rl-class C       the learner's class in games with the exchange (4 in 5 games): C, 0\n"
             "                     (daifugo) to 4 (daihinmin); default drawn at random\n"
+            "  --hidden H         with --model rich and --rl-games: give the --init weights a hidden layer\n"
+            "                     of H units (1 to 64) over the hand, move and pass features, drawn from\n"
+            "                     --seed with its outputs zero, so that learning starts from the --init\n"
+            "                     policy (players/rich.h); weights that have one keep it and learn it\n"
             "  --jobs J           threads (2)\n"
             "  --json             the evaluation as JSON\n"
             "  --quiet            no progress line\n");
@@ -355,7 +359,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE, O_HID };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -373,14 +377,14 @@ static int train_policy(int argc, char **argv)
         {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
         {"teacher-temp", required_argument, 0, O_TTEMP}, {"model", required_argument, 0, O_MODEL},
         {"by-kind", no_argument, 0, O_BYKIND}, {"policy-decisions", no_argument, 0, O_POLDEC},
-        {"baseline", required_argument, 0, O_BASE},
+        {"baseline", required_argument, 0, O_BASE}, {"hidden", required_argument, 0, O_HID},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
     const char *out = NULL, *init = NULL, *players = NULL, *league = NULL, *baseline = NULL;
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *test[64];
-    int ntest = 0, json = 0, quiet = 0, rich = 0, giftm = 0, by_kind = 0, pol_only = 0, c;
+    int ntest = 0, json = 0, quiet = 0, rich = 0, giftm = 0, by_kind = 0, pol_only = 0, hidden = 0, c;
     TrainOpts o;
     train_opts_default(&o);
     o.jobs = 2;
@@ -445,6 +449,7 @@ static int train_policy(int argc, char **argv)
             giftm = !strcmp(optarg, "gift");
             break;
         case O_BASE: baseline = optarg; break;
+        case O_HID: if (cli_long(cmd, "--hidden", optarg, 1, RICH_HID_MAX, &v)) return 2; hidden = (int)v; break;
         case O_BYKIND: by_kind = 1; break;
         case O_POLDEC: by_kind = pol_only = 1; break;
         case O_HELP: usage(stdout); return 0;
@@ -476,6 +481,14 @@ static int train_policy(int argc, char **argv)
     memset(&rw, 0, sizeof rw);
     if (init && (rich ? rich_load(init, &rw, err, sizeof err) : policy_load(init, &w, err, sizeof err)))
         return cli_fail(cmd, "--init: %s", err);
+    if (hidden && (!rich || rl.games == 0))
+        return cli_fail(cmd, "--hidden goes with --model rich and --rl-games N");
+    if (hidden && rw.nhid)
+        return cli_fail(cmd, "--hidden: the --init weights have a hidden layer already (%d units)", rw.nhid);
+    if (hidden)
+        rich_net_init(&rw, hidden, seed);
+    if (rw.nhid && (in.ndb || in.nkifu || ntest))
+        return cli_fail(cmd, "weights with a hidden layer learn by --rl-games only (no records, no --test-kifu)");
     static PolicyWeights leaguew[RL_LEAGUE_MAX];
     static RichWeights leaguer[RL_LEAGUE_MAX]; /* rich members (zero pages until loaded) */
     if (league) {

@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static RichWeights w;
     char err[512] = "";
     if (rich_parse(text, "fuzz", &w, err, sizeof err) == 0) {
-        if (!fuzz_all_finite(w.play, RICH_NPLAY) || !fuzz_all_finite(w.exch, POLICY_NEXCH))
+        if (!fuzz_all_finite(w.play, RICH_NPLAY) || !fuzz_all_finite(w.exch, POLICY_NEXCH) ||
+            !fuzz_all_finite(w.net, RICH_NNET) || w.nhid < 0 || w.nhid > RICH_HID_MAX)
             abort();
     } else if (!err[0]) {
         abort(); /* a refusal always says why */

@@ -495,7 +495,7 @@ static double history_loglik(const InfoSet *v, const Cards hand[NPLAYERS], const
                 if (rw) {
                     RichCtx c;
                     rich_ctx_state(&c, &g, v->cls);
-                    rich_scores(rw->play, &c, mv, n, sc);
+                    rich_scores(rw, &c, mv, n, sc);
                 } else {
                     PolicyCtx c;
                     policy_ctx_state(&c, &g);

@@ -285,7 +285,7 @@ static void tree_node_init(Mc *mc, TNode *t, uint64_t key, const GameState *g, c
     double sc[MOVEGEN_MAX + 3], kept[TREE_ARMS], mx = -INFINITY, z = 0;
     RichCtx rc;
     rich_ctx_state(&rc, g, mc->cls);
-    rich_scores(mc->prior_w->play, &rc, mv, n, sc);
+    rich_scores(mc->prior_w, &rc, mv, n, sc);
     for (int i = 0; i < n; i++)
         mx = sc[i] > mx ? sc[i] : mx;
     const double lowest = mx + log(mc->prune > 0 ? mc->prune : 1e-300);
@@ -427,7 +427,7 @@ static void policy_playout_for(Mc *mc, GameState *g, Rng *rng, int me, long *leg
             RichCtx rc;
             double sc[MOVEGEN_MAX + 3];
             rich_ctx_state(&rc, g, mc->cls);
-            rich_scores(mc->prior_w->play, &rc, mv, n, sc);
+            rich_scores(mc->prior_w, &rc, mv, n, sc);
             if (mc->psharp > 0) { /* s - a (max - s)^2: unlikely moves much less likely */
                 double mx = sc[0];
                 for (int i = 1; i < n; i++)
@@ -779,7 +779,7 @@ static Move decide_play(Mc *mc, const InfoSet *v)
     if (mc->puct > 0 || mc->rootpol || mc->rprior > 0) { /* the rich policy's scores of every move */
         RichCtx rc;
         rich_ctx_info(&rc, v);
-        rich_scores(mc->prior_w->play, &rc, mc->moves, n, mc->rscore);
+        rich_scores(mc->prior_w, &rc, mc->moves, n, mc->rscore);
     }
     int k = n;
     if (mc->prune > 0)

@@ -206,7 +206,7 @@ static void bias_decision(void *ctx, const GameState *g, const Move *mv, int n, 
     unsigned ft[MOVEGEN_MAX];
     RichCtx c;
     rich_ctx_state(&c, g, x->cls);
-    rich_scores(x->rw->play, &c, mv, n, sc);
+    rich_scores(x->rw, &c, mv, n, sc);
     oppbias_add(m, player, g, mv, n, sc);
     double mx = sc[0], z = 0;
     for (int j = 1; j < n; j++)

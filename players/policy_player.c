@@ -74,7 +74,7 @@ static Move pp_play(Player *self, const InfoSet *v)
         RichCtx c;
         double s[MOVEGEN_MAX + 3];
         rich_ctx_info(&c, v);
-        rich_scores((p->dk_on ? p->dk : p->rich)->play, &c, p->moves, n, s);
+        rich_scores(p->dk_on ? p->dk : p->rich, &c, p->moves, n, s);
         if (p->pass != 0)
             for (int i = 0; i < n; i++)
                 s[i] -= p->moves[i].type == MOVE_PASS ? p->pass : 0;

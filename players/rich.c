@@ -530,16 +530,54 @@ int rich_features(const RichCtx *c, Move m, uint32_t *idx)
     return k;
 }
 
-void rich_scores(const double *w, RichCtx *c, const Move *mv, int n, double *score)
+double rich_net_term(const RichWeights *w, const uint32_t *idx, int k, double *hid)
+{
+    const int nh = w->nhid;
+    if (nh <= 0)
+        return 0;
+    double h[RICH_HID_MAX];
+    const double *net = w->net;
+    memcpy(h, rich_net_bias(net), (size_t)nh * sizeof *h);
+    for (int j = 0; j < k; j++)
+        if (idx[j] < RICH_NSMALL) {
+            const double *in = rich_net_in(net, idx[j]);
+            for (int u = 0; u < nh; u++)
+                h[u] += in[u];
+        }
+    const double *out = rich_net_out(net);
+    double s = 0;
+    for (int u = 0; u < nh; u++)
+        s += out[u] * (h[u] > 0 ? h[u] : 0);
+    if (hid)
+        memcpy(hid, h, (size_t)nh * sizeof *h);
+    return s;
+}
+
+void rich_net_init(RichWeights *w, int n, uint64_t seed)
+{
+    memset(w->net, 0, sizeof w->net);
+    w->nhid = n < 0 ? 0 : n > RICH_HID_MAX ? RICH_HID_MAX : n;
+    Rng r = rng_seed(rng_derive(seed, 0x6e6574, 0));
+    for (int u = 0; u < w->nhid; u++)
+        rich_net_bias(w->net)[u] = 0.1;
+    for (uint32_t i = 0; i < RICH_NSMALL; i++)
+        for (int u = 0; u < w->nhid; u++) { /* Box-Muller */
+            const double a = rng_double(&r), b = rng_double(&r);
+            rich_net_in(w->net, i)[u] = 0.1 * sqrt(-2 * log(1 - a)) * cos(2 * M_PI * b);
+        }
+}
+
+void rich_scores(const RichWeights *rw, RichCtx *c, const Move *mv, int n, double *score)
 {
     uint32_t idx[RICH_MAX_ACTIVE];
+    const double *w = rw->play;
     c->nmoves = n;
     for (int i = 0; i < n; i++) {
         const int k = rich_features(c, mv[i], idx);
         double s = 0;
         for (int j = 0; j < k; j++)
             s += w[idx[j]];
-        score[i] = s;
+        score[i] = rw->nhid ? s + rich_net_term(rw, idx, k, NULL) : s;
     }
 }
 
@@ -547,7 +585,8 @@ void rich_scores(const double *w, RichCtx *c, const Move *mv, int n, double *sco
  *
  * Text: "dhm-rich 1", "layout HASH", then "play N K" and K lines "index weight" (the weights
  * that are not zero: most features of a large model are never seen), "exchange M" and M
- * numbers, "end". */
+ * numbers, with a hidden layer "hidden H S" (H units over S small features) and its biases,
+ * outputs and S lines of H inputs, then "end". */
 
 int rich_save(FILE *f, const RichWeights *w, const char *comment)
 {
@@ -573,6 +612,17 @@ int rich_save(FILE *f, const RichWeights *w, const char *comment)
     fprintf(f, "exchange %d\n", POLICY_NEXCH);
     for (int i = 0; i < POLICY_NEXCH; i++)
         fprintf(f, "%.9g%c", w->exch[i], (i + 1) % 8 == 0 || i + 1 == POLICY_NEXCH ? '\n' : ' ');
+    if (w->nhid > 0) {
+        const int nh = w->nhid;
+        const double *net = w->net;
+        fprintf(f, "hidden %d %d\n# biases, outputs, then one line of inputs per feature\n", nh, RICH_NSMALL);
+        for (int part = 0; part < 2; part++)
+            for (int u = 0; u < nh; u++)
+                fprintf(f, "%.9g%c", (part ? rich_net_out(net) : rich_net_bias(net))[u], u + 1 == nh ? '\n' : ' ');
+        for (uint32_t i = 0; i < RICH_NSMALL; i++)
+            for (int u = 0; u < nh; u++)
+                fprintf(f, "%.9g%c", rich_net_in(net, i)[u], u + 1 == nh ? '\n' : ' ');
+    }
     fprintf(f, "end\n");
     return ferror(f) ? -1 : 0;
 }
@@ -613,7 +663,27 @@ int rich_parse(const char *text, const char *name, RichWeights *rw, char *err, s
         x->play[i] = v;
         prev = i;
     }
-    if (wtext_numbers(&t, "exchange", POLICY_NEXCH, x->exch) || wtext_end(&t))
+    if (wtext_numbers(&t, "exchange", POLICY_NEXCH, x->exch))
+        goto out;
+    WText peek = t;
+    char word[WTEXT_WORD];
+    if (wtext_word(&peek, word) == 1 && !strcmp(word, "hidden")) {
+        long nh, ns;
+        t = peek;
+        if (wtext_long(&t, 1, RICH_HID_MAX, "the hidden layer's units", &nh) ||
+            wtext_long(&t, RICH_NSMALL, RICH_NSMALL, "the hidden layer's features", &ns))
+            goto out;
+        x->nhid = (int)nh;
+        for (long j = 0; j < (2 + RICH_NSMALL) * nh; j++) {
+            const long part = j / nh, u = j % nh;
+            double *at = part == 0 ? rich_net_bias(x->net) + u
+                         : part == 1 ? rich_net_out(x->net) + u
+                                     : rich_net_in(x->net, (uint32_t)(part - 2)) + u;
+            if (wtext_double(&t, "a hidden-layer weight", at))
+                goto out;
+        }
+    }
+    if (wtext_end(&t))
         goto out;
     memcpy(rw, x, sizeof *x);
     rc = 0;

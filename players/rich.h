@@ -1,7 +1,8 @@
 /* rich.h — the rich policy: a linear softmax over many binary features of a move in its
  * situation, with the capacity to hold a strong program's policy (docs/strength.md).
  *
- * P(m | s) = exp(w . phi(m, s)) / sum over legal m' of exp(w . phi(m', s)).
+ * P(m | s) = exp(w . phi(m, s)) / sum over legal m' of exp(w . phi(m', s)), with w . phi plus a
+ * hidden layer's term for weights that have one (RichWeights.nhid, below).
  * phi reads only what the player to move knows: its hand, the cards nobody has shown (the
  * others' hands as one set), the table, revolution and lock, who passed, who is out, everyone's
  * card count, the seats and the classes. Its groups (RICH_PLAY_GROUPS below) follow the shape of
@@ -23,7 +24,7 @@
  * RichWeights.exch scores gifts by the fast policy's exchange features (players/policy.h), as
  * before the gift model (players/gift.h), which the policy player now uses by default.
  * Weights files are text (rich_save), versioned by a hash of this layout. Nothing here
- * allocates; RichWeights is plain data (about 1.3 MB: allocate it).
+ * allocates; RichWeights is plain data (about 1 MB: allocate it).
  */
 #ifndef DHM_RICH_H
 #define DHM_RICH_H
@@ -73,10 +74,35 @@ enum { RICH_PLAY_GROUPS(RICH_GROUP_ENUM) RICH_NPLAY };
 
 #define RICH_MAX_ACTIVE 96 /* active features of one move, at most */
 
+/* The hidden layer (optional; RichWeights.nhid units, 0: none): over the features below the
+ * pattern groups (RICH_NSMALL of them: hand, move, pass), it adds
+ *   sum over units h of out[h] * max(0, bias[h] + sum over active small features i of in[i][h])
+ * to w . phi, so that the situation's features can meet one another (docs/strength.md §9). */
+#define RICH_NSMALL RF_MCG
+#define RICH_HID_MAX 64
+#define RICH_NNET (2 * RICH_HID_MAX + RICH_NSMALL * RICH_HID_MAX) /* bias, out, in: RichWeights.net */
+
 typedef struct RichWeights {
     double play[RICH_NPLAY];
     double exch[POLICY_NEXCH];
+    int nhid;              /* hidden units, 0..RICH_HID_MAX */
+    double net[RICH_NNET]; /* bias[RICH_HID_MAX], out[RICH_HID_MAX], in[RICH_NSMALL][RICH_HID_MAX] */
 } RichWeights;
+
+/* The hidden layer's parts in RichWeights.net (or a gradient laid out the same); as strchr, the
+ * pointer keeps the caller's constness. */
+static inline double *rich_net_bias(const double *net) { return (double *)net; }
+static inline double *rich_net_out(const double *net) { return (double *)net + RICH_HID_MAX; }
+static inline double *rich_net_in(const double *net, uint32_t i)
+{
+    return (double *)net + 2 * RICH_HID_MAX + (size_t)i * RICH_HID_MAX;
+}
+/* The hidden layer's term for a move with the k active features idx; hid (RICH_HID_MAX) gets the
+ * units' inputs before max(0, .) when not NULL. 0 without a hidden layer. */
+double rich_net_term(const RichWeights *w, const uint32_t *idx, int k, double *hid);
+/* A hidden layer of n units, drawn from seed: inputs N(0, 0.1^2), biases 0.1, outputs 0, so that
+ * the scores are those of the linear part until the outputs learn. */
+void rich_net_init(RichWeights *w, int n, uint64_t seed);
 
 const char *rich_layout(void);
 uint64_t rich_layout_hash(void);
@@ -121,8 +147,8 @@ void rich_ctx_info(RichCtx *c, const InfoSet *v);
 /* The active features of move m (indices into RichWeights.play); returns their number. Set
  * c->nmoves to the number of legal moves first (rich_scores does). */
 int rich_features(const RichCtx *c, Move m, uint32_t *idx);
-/* w . phi for every move. */
-void rich_scores(const double *w, RichCtx *c, const Move *mv, int n, double *score);
+/* w . phi (and the hidden layer's term) for every move. */
+void rich_scores(const RichWeights *w, RichCtx *c, const Move *mv, int n, double *score);
 
 /* The class of a pair of suit sets (m, a) under renaming the suits, 0..RICH_ORBITS-1 (tests). */
 int rich_orbit(unsigned m, unsigned a);
@@ -150,8 +176,8 @@ const RichWeights *rich_builtin(char *err, size_t errsz);
  * whose play is the imitation of KleinBlauw's. */
 const RichWeights *rich_rl_builtin(char *err, size_t errsz);
 /* The `policy` player's weights against a table of four sample clients (policy:devkit=auto):
- * players/rich_dk.weights, rich_rl_builtin()'s improved by REINFORCE against them alone
- * (tools/train_rich_dk.sh). */
+ * players/rich_dk.weights, rich_rl_builtin()'s improved by REINFORCE against them alone, with a hidden
+ * layer of 64 units (tools/train_rich_dk.sh). */
 const RichWeights *rich_dk_builtin(char *err, size_t errsz);
 int rich_load(const char *path, RichWeights *w, char *err, size_t errsz);
 int rich_parse(const char *text, const char *name, RichWeights *w, char *err, size_t errsz);

@@ -1,5 +1,5 @@
 /* rich_dk_embed.c — the `policy` player's rich weights against four sample clients:
- * players/rich_dk.weights (rich_rl.weights improved by REINFORCE against them alone,
+ * players/rich_dk.weights (rich_rl.weights improved by REINFORCE against them alone, with a hidden layer;
  * tools/train_rich_dk.sh) as a NUL-terminated string in the binary (the assembler's .incbin;
  * the Makefile rebuilds this file when the weights change). The text is parsed and checked by
  * rich.c like any weights file. */

@@ -1,7 +1,8 @@
 /* test_rich.c — the rich policy (players/rich.h) and PUCT: features stay in range and do not
  * depend on how the suits are named (but for the lock's which-card-is-higher test, which
  * compares cards); the fewest-melds count equals a brute-force search; weight files
- * round-trip and bad ones are one-line errors; a model trained on the decisions of a hidden
+ * round-trip and bad ones are one-line errors; the hidden layer's term, file section and
+ * REINFORCE gradient (against finite differences); a model trained on the decisions of a hidden
  * rich policy picks its moves (the capacity the model claims, in miniature); the policy
  * player plays the rich model legally and the same way for a seed; PUCT follows its prior. */
 #include "testutil.h"
@@ -278,6 +279,17 @@ static void test_min_melds(void **state)
 
 /* ---- weight files */
 
+/* A weights text the reader refuses, with one line that says `want`. */
+static void expect_refused(const char *text, const char *want)
+{
+    static RichWeights x;
+    char err[512];
+    assert_int_equal(rich_parse(text, "x", &x, err, sizeof err), -1);
+    if (!strstr(err, want))
+        fail_msg("'%s' does not say '%s'", err, want);
+    assert_null(strchr(err, '\n'));
+}
+
 static void test_weight_files(void **state)
 {
     (void)state;
@@ -318,11 +330,231 @@ static void test_weight_files(void **state)
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         char text[512];
         snprintf(text, sizeof text, BAD[i].text, hash, RICH_NPLAY);
-        assert_int_equal(rich_parse(text, "x", &x, err, sizeof err), -1);
-        if (!strstr(err, BAD[i].want))
-            fail_msg("case %zu: '%s' does not say '%s'", i, err, BAD[i].want);
-        assert_null(strchr(err, '\n'));
+        expect_refused(text, BAD[i].want);
     }
+}
+
+/* ---- the hidden layer: its term, its file section, and REINFORCE's gradient through it */
+
+static void random_net(RichWeights *w, Rng *r, int nh)
+{
+    memset(w, 0, sizeof *w);
+    for (int i = 0; i < RF_MCG; i++)
+        w->play[i] = (rng_double(r) - 0.5) * 2;
+    rich_net_init(w, nh, 77);
+    for (int u = 0; u < nh; u++) { /* outputs and biases of both signs, so that some units are off */
+        rich_net_out(w->net)[u] = (rng_double(r) - 0.5) * 2;
+        rich_net_bias(w->net)[u] = (rng_double(r) - 0.5) * 0.6;
+    }
+}
+
+/* A position of a random game after `plays` random moves with at least two candidates; its
+ * candidates' features in the recorded layout (k, then k indices) into buf. */
+static int candidate_buf(Rng *r, int plays, uint32_t *buf, int *nmoves)
+{
+    GameState g;
+    Move mv[MOVEGEN_MAX];
+    int n;
+    for (;;) {
+        fresh_game(r, (int)rng_below(r, 5), &g);
+        for (int i = 0; i < plays && !g.over; i++)
+            apply(&g, random_move(&g, r, mv, &n), r);
+        if (!g.over && (n = state_moves(&g, mv)) > 1)
+            break;
+    }
+    RichCtx c;
+    rich_ctx_state(&c, &g, NULL);
+    c.nmoves = n;
+    int len = 0;
+    for (int i = 0; i < n; i++) {
+        int k = rich_features(&c, mv[i], buf + len + 1);
+        buf[len] = (uint32_t)k;
+        len += 1 + k;
+    }
+    *nmoves = n;
+    return len;
+}
+
+static double logp_chosen(const RichWeights *w, const uint32_t *p, int n, int chosen, double temp)
+{
+    double sc[MOVEGEN_MAX], mx = -INFINITY, z = 0;
+    for (int i = 0; i < n; i++) {
+        int k = (int)*p++;
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += w->play[p[j]];
+        sc[i] = (v + rich_net_term(w, p, k, NULL)) / temp;
+        mx = sc[i] > mx ? sc[i] : mx;
+        p += k;
+    }
+    for (int i = 0; i < n; i++)
+        z += exp(sc[i] - mx);
+    return sc[chosen] - mx - log(z);
+}
+
+static void test_hidden_layer(void **state)
+{
+    (void)state;
+    static RichWeights w, x;
+    static uint32_t buf[MOVEGEN_MAX * (1 + RICH_MAX_ACTIVE)];
+    static double gw[RICH_NPLAY], gnet[RICH_NNET];
+    Rng r = rng_seed(21);
+    random_net(&w, &r, 6);
+    /* the scores: w . phi plus out . max(0, bias + the inputs of the active small features) */
+    long on = 0, off = 0;
+    for (int t = 0; t < 200; t++) {
+        int n, len = candidate_buf(&r, (int)rng_below(&r, 40), buf, &n);
+        (void)len;
+        const uint32_t *p = buf;
+        for (int i = 0; i < n; i++) {
+            int k = (int)*p++;
+            double h[RICH_HID_MAX], want = 0;
+            for (int u = 0; u < 6; u++) {
+                h[u] = rich_net_bias(w.net)[u];
+                for (int j = 0; j < k; j++)
+                    if (p[j] < RF_MCG)
+                        h[u] += rich_net_in(w.net, p[j])[u];
+                want += rich_net_out(w.net)[u] * (h[u] > 0 ? h[u] : 0);
+                on += h[u] > 0;
+                off += h[u] <= 0;
+            }
+            NEAR(rich_net_term(&w, p, k, NULL), want, 1e-12);
+            p += k;
+        }
+    }
+    assert_true(on > 1000 && off > 1000); /* both sides of max(0, .) are met */
+    /* the gradient against finite differences of -adv log pi(chosen) */
+    const double temp = 0.5, adv = 1.3, eps = 1e-6;
+    int checked = 0;
+    for (int t = 0; t < 40; t++) {
+        int n;
+        candidate_buf(&r, (int)rng_below(&r, 40), buf, &n);
+        const int chosen = (int)rng_below(&r, (uint32_t)n);
+        memset(gw, 0, sizeof gw);
+        memset(gnet, 0, sizeof gnet);
+        train_rl_decision_grad(w.play, &w, buf, n, chosen, temp, adv, gw, gnet);
+        /* every weight the candidates touch: the play weights of their features, the hidden layer's */
+        uint32_t feat[MOVEGEN_MAX * RICH_MAX_ACTIVE];
+        int nf = 0;
+        const uint32_t *p = buf;
+        for (int i = 0; i < n; i++) {
+            int k = (int)*p++;
+            for (int j = 0; j < k && nf < 64; j++)
+                feat[nf++] = p[j];
+            p += k;
+        }
+        for (int f = 0; f < nf + 6 + 6 + 4; f++) {
+            double *at, *g;
+            if (f < nf) {
+                at = &w.play[feat[f]], g = &gw[feat[f]];
+            } else if (f < nf + 6) {
+                at = &rich_net_out(w.net)[f - nf], g = &rich_net_out(gnet)[f - nf];
+            } else if (f < nf + 12) {
+                at = &rich_net_bias(w.net)[f - nf - 6], g = &rich_net_bias(gnet)[f - nf - 6];
+            } else {
+                uint32_t i = feat[(f - nf - 12) * 7 % nf];
+                if (i >= RF_MCG)
+                    continue;
+                at = &rich_net_in(w.net, i)[f % 6], g = &rich_net_in(gnet, i)[f % 6];
+            }
+            const double keep = *at;
+            *at = keep + eps;
+            double up = -adv * logp_chosen(&w, buf, n, chosen, temp);
+            *at = keep - eps;
+            double down = -adv * logp_chosen(&w, buf, n, chosen, temp);
+            *at = keep;
+            double num = (up - down) / (2 * eps);
+            if (fabs(num - *g) > 1e-5 * (1 + fabs(num)))
+                fail_msg("position %d weight %d: gradient %.9g, finite differences %.9g", t, f, *g, num);
+            checked++;
+        }
+    }
+    assert_true(checked > 1000);
+    /* the file: the hidden section round-trips; bad ones are one-line errors */
+    char path[] = "/tmp/dhm-rich-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_int_equal(rich_save(f, &w, NULL), 0);
+    fclose(f);
+    char err[512];
+    assert_int_equal(rich_load(path, &x, err, sizeof err), 0);
+    unlink(path);
+    assert_int_equal(x.nhid, 6);
+    for (int i = 0; i < RICH_NNET; i++)
+        NEAR(x.net[i], w.net[i], 1e-8 * (1 + fabs(w.net[i])));
+    char hash[32], text[512];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)rich_layout_hash());
+    static const struct {
+        const char *tail, *want;
+    } BAD[] = {
+        {"hidden 65 %d\n", "the hidden layer's units: '65' is not a whole number from 1 to 64"},
+        {"hidden 2 12\n", "the hidden layer's features: '12'"},
+        {"hidden 2 %d\n0.1 0.1\n1 x\n", "'x' is not a number"},
+        {"hidden 2 %d\n0.1 0.1\n1 1\n", "expected a hidden-layer weight, found the end of the file (truncated)"},
+        {"hidden 1 %d\n", "truncated"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char tail[64];
+        snprintf(tail, sizeof tail, BAD[i].tail, RF_MCG);
+        int len = snprintf(text, sizeof text, "dhm-rich 1\nlayout %s\nplay %d 0\nexchange %d\n", hash, RICH_NPLAY,
+                           POLICY_NEXCH);
+        for (int e = 0; e < POLICY_NEXCH; e++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "0 ");
+        snprintf(text + len, sizeof text - (size_t)len, "\n%s", tail);
+        expect_refused(text, BAD[i].want);
+    }
+}
+
+/* dhm train policy --hidden: REINFORCE writes a hidden layer that has learnt, the same for any
+ * --jobs, and the policy player plays it; bad uses are one-line errors. */
+static void test_hidden_reinforce_cli(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/dhm-hid-XXXXXX", out[4096];
+    assert_non_null(mkdtemp(dir));
+    for (int j = 1; j <= 2; j++)
+        assert_int_equal(run_cmd(out, sizeof out,
+                                 "%s train policy --model rich --rl-games 3000 --rl-vs-simple 1 --rl-rule devkit "
+                                 "--rl-batch 256 --rl-lr 0.01 --hidden 4 --seed 3 --jobs %d --quiet -o %s/h%d.w 2>&1",
+                                 dhm_bin(), j, dir, j),
+                         0);
+    assert_int_equal(run_cmd(out, sizeof out, /* up to the "# made by" line, which names --jobs */
+                             "cd %s && grep -v '^# made by' h1.w > a && grep -v '^# made by' h2.w > b && cmp a b 2>&1",
+                             dir),
+                     0);
+    static RichWeights w;
+    char err[512], path[600];
+    snprintf(path, sizeof path, "%s/h1.w", dir);
+    assert_int_equal(rich_load(path, &w, err, sizeof err), 0);
+    assert_int_equal(w.nhid, 4);
+    int moved = 0;
+    for (int u = 0; u < 4; u++)
+        moved += rich_net_out(w.net)[u] != 0; /* the outputs start at zero and learn */
+    assert_int_equal(moved, 4);
+    assert_int_equal(run_cmd(out, sizeof out,
+                             "%s play --players policy:devkit=0:weights=%s,devkit,devkit,devkit,devkit --games 20 "
+                             "--seed 4 --json 2>&1 | grep '\"illegal\"'",
+                             dhm_bin(), path),
+                     0);
+    assert_null(strstr(out, "\"illegal\": 1"));
+    static const struct {
+        const char *args, *want;
+    } BAD[] = {
+        {"--model rich --hidden 4 --kifu /dev/null", "--hidden goes with --model rich and --rl-games N"},
+        {"--model fast --rl-games 10 --hidden 4", "--hidden goes with --model rich"},
+        {"--model rich --rl-games 10 --hidden 65", "--hidden"},
+        {"--model rich --rl-games 10 --hidden 2 --init %s", "have a hidden layer already (4 units)"},
+        {"--model rich --init %s --test-kifu /dev/null", "learn by --rl-games only"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char args[700];
+        snprintf(args, sizeof args, BAD[i].args, path);
+        assert_int_equal(run_cmd(out, sizeof out, "%s train policy %s -o %s/x.w 2>&1", dhm_bin(), args, dir), 2);
+        if (!strstr(out, BAD[i].want))
+            fail_msg("'%s': '%s' does not say '%s'", args, out, BAD[i].want);
+    }
+    assert_int_equal(run_cmd(out, sizeof out, "rm -rf %s", dir), 0);
 }
 
 /* ---- capacity in miniature: learn a hidden rich policy from its decisions */
@@ -358,7 +590,7 @@ static void test_learns_a_rich_policy(void **state)
             int n = state_moves(&g, mv);
             RichCtx c;
             rich_ctx_state(&c, &g, rec.cls);
-            rich_scores(teacher.play, &c, mv, n, sc);
+            rich_scores(&teacher, &c, mv, n, sc);
             Move m = mv[policy_pick_scores(sc, n, 0, &r)];
             rec.plays[rec.nplays++].move = m;
             apply(&g, m, &r);
@@ -499,7 +731,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_features_in_range),  cmocka_unit_test(test_suit_symmetry),
         cmocka_unit_test(test_orbits),             cmocka_unit_test(test_min_melds),
-        cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_weight_files),       cmocka_unit_test(test_hidden_layer),
+        cmocka_unit_test(test_hidden_reinforce_cli),
         cmocka_unit_test(test_learns_a_rich_policy), cmocka_unit_test(test_policy_player_rich),
         cmocka_unit_test(test_policy_pass_option), cmocka_unit_test(test_puct_follows_prior),
     };

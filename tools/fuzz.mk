@@ -43,6 +43,9 @@ seeds: $(O)/seed_pack
 	@printf 'game,player,rank,p\n1,a,1,0.6\n1,b,2,0.4\n2,a,2,0.5\n2,b,1,0.5\n' > $(O)/corpus-fuzz_results/games
 	@cp players/policy.weights $(O)/corpus-fuzz_policy/builtin
 	@head -c 6000 players/rich.weights > $(O)/corpus-fuzz_rich/head; awk 'NF == 2 && $$1 ~ /^[0-9]+$$/ { next } /^play / { $$3 = 0 } { print }' players/rich.weights > $(O)/corpus-fuzz_rich/sparse
+	@: the hidden layer of players/rich_dk.weights cut to its first unit, so that the seed fits -max_len
+	@awk 'NF == 2 && $$1 ~ /^[0-9]+$$/ { next } /^play / { $$3 = 0 } /^hidden / { print "hidden 1", $$3; h = 1; next } \
+	  h && /^#/ { next } h && $$1 != "end" { printf "%.2g\n", $$1; next } { print }' players/rich_dk.weights > $(O)/corpus-fuzz_rich/hidden
 	@cp players/est.weights $(O)/corpus-fuzz_estmodel/builtin
 	@head -c 4000 players/estnet.weights > $(O)/corpus-fuzz_estnet/head
 	@head -c 4000 players/estseq.weights > $(O)/corpus-fuzz_estseq/head
