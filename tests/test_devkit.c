@@ -433,7 +433,7 @@ static void test_devkit_likelihood(void **state)
 }
 
 /* 30,000 games of REINFORCE with the options opt (the rest as test_rl_against_devkit's) write
- * DIR/NAME.w, whose weights differ from DIR/a.t's. */
+ * DIR/NAME.w, whose weights differ from DIR/rl1.t's. */
 static void rl_differs(const char *dir, const char *opt, const char *name)
 {
     char out[4096];
@@ -443,7 +443,7 @@ static void rl_differs(const char *dir, const char *opt, const char *name)
                              dhm_bin(), opt, dir, name),
                      0);
     assert_int_not_equal(
-        run_cmd(out, sizeof out, "cd %s && grep -v '^# made by' %s.w > %s.t && cmp -s a.t %s.t 2>&1", dir, name, name, name), 0);
+        run_cmd(out, sizeof out, "cd %s && grep -v '^# made by' %s.w > %s.t && cmp -s rl1.t %s.t 2>&1", dir, name, name, name), 0);
 }
 
 /* REINFORCE against four devkits (dhm train policy --rl-rule devkit): deterministic for the seed
@@ -454,17 +454,8 @@ static void test_rl_against_devkit(void **state)
     (void)state;
     char dir[256], out[8192];
     test_tmpdir(dir, sizeof dir);
-    for (int jobs = 1; jobs <= 2; jobs++)
-        assert_int_equal(run_cmd(out, sizeof out,
-                                 "%s train policy --model fast --rl-games 30000 --rl-vs-simple 1 --rl-rule devkit "
-                                 "--rl-lr 0.02 --rl-batch 256 --seed 1 --jobs %d --quiet -o %s/rl%d.w 2>&1",
-                                 dhm_bin(), jobs, dir, jobs),
-                         0);
-    /* the same weights (the "# made by" line names the command, --jobs included) */
-    assert_int_equal(run_cmd(out, sizeof out,
-                             "cd %s && grep -v '^# made by' rl1.w > a.t && grep -v '^# made by' rl2.w > b.t && cmp a.t b.t 2>&1",
-                             dir),
-                     0);
+    test_train_jobs_alike(dir, "--model fast --rl-games 30000 --rl-vs-simple 1 --rl-rule devkit --rl-lr 0.02 "
+                               "--rl-batch 256 --seed 1", "rl");
     /* the rule matters: against simple the same seed makes other weights; so does --rl-class
      * (the learner always the daifugo) */
     rl_differs(dir, "--rl-rule simple", "rls");

@@ -511,18 +511,10 @@ static void test_hidden_layer(void **state)
 static void test_hidden_reinforce_cli(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/dhm-hid-XXXXXX", out[4096];
-    assert_non_null(mkdtemp(dir));
-    for (int j = 1; j <= 2; j++)
-        assert_int_equal(run_cmd(out, sizeof out,
-                                 "%s train policy --model rich --rl-games 3000 --rl-vs-simple 1 --rl-rule devkit "
-                                 "--rl-batch 256 --rl-lr 0.01 --hidden 4 --seed 3 --jobs %d --quiet -o %s/h%d.w 2>&1",
-                                 dhm_bin(), j, dir, j),
-                         0);
-    assert_int_equal(run_cmd(out, sizeof out, /* up to the "# made by" line, which names --jobs */
-                             "cd %s && grep -v '^# made by' h1.w > a && grep -v '^# made by' h2.w > b && cmp a b 2>&1",
-                             dir),
-                     0);
+    char dir[256], out[4096];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    test_train_jobs_alike(dir, "--model rich --rl-games 3000 --rl-vs-simple 1 --rl-rule devkit --rl-batch 256 "
+                               "--rl-lr 0.01 --hidden 4 --seed 3", "h");
     static RichWeights w;
     char err[512], path[600];
     snprintf(path, sizeof path, "%s/h1.w", dir);

@@ -272,6 +272,23 @@ static inline const char *test_tmpdir(char *buf, size_t n)
     return mkdtemp(buf);
 }
 
+/* `dhm train policy ARGS --quiet --jobs J -o DIR/NAMEJ.w` for J = 1 and 2 must succeed and write
+ * the same weights: DIR/NAME1.t and DIR/NAME2.t, each file without its "# made by" line (which
+ * names --jobs), are equal. */
+static inline void test_train_jobs_alike(const char *dir, const char *args, const char *name)
+{
+    char out[4096];
+    for (int j = 1; j <= 2; j++)
+        assert_int_equal(run_cmd(out, sizeof out, "%s train policy %s --quiet --jobs %d -o %s/%s%d.w 2>&1", dhm_bin(),
+                                 args, j, dir, name, j),
+                         0);
+    assert_int_equal(run_cmd(out, sizeof out,
+                             "cd %s && grep -v '^# made by' %s1.w > %s1.t && grep -v '^# made by' %s2.w > %s2.t && "
+                             "cmp %s1.t %s2.t 2>&1",
+                             dir, name, name, name, name, name, name),
+                     0);
+}
+
 /* Plays a match in-process among five player specs, each player seeded as every match
  * seeds it, calling on_game (may be NULL) with every finished game's record. The players come
  * back in pl so that tests can ask them about the match; free them with test_players_free. */
