@@ -571,6 +571,7 @@ void rl_opts_default(RlOpts *o)
     o->seed = 1;
     o->jobs = 1;
     o->learner_class = -1;
+    o->repeat = 1;
 }
 
 /* One game's learner decisions, features listed: (model, n, chosen, then n x (k, idx...)),
@@ -581,9 +582,8 @@ typedef struct RlGame {
     int learner_mask;
     int cls[NPLAYERS];
     int kind; /* RL_SIMPLE, RL_LEAGUE, RL_SELF */
+    double base[NPLAYERS]; /* each learner's baseline */
 } RlGame;
-
-enum { RL_SIMPLE, RL_LEAGUE, RL_SELF, RL_KINDS };
 
 static int rl_push(RlGame *g, size_t words)
 {
@@ -667,37 +667,31 @@ static int rl_pick(RlModel m, const GameState *g, const int8_t cls[NPLAYERS], co
     return k;
 }
 
-/* Plays game `index`: learners sample from w at temp; rule-based opponents (`simple` or
- * `devkit`) play their rule. */
-static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
+void train_rl_deal(const RlOpts *o, long index, RlDeal *d, Rng *play)
 {
-    Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)index));
-    out->len = 0;
+    const int repeat = o->repeat > 1 ? o->repeat : 1;
+    Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)(index / repeat)));
     const double kind_draw = rng_double(&r);
-    out->kind = kind_draw < o->vs_simple                                  ? RL_SIMPLE
-                : kind_draw < o->vs_simple + o->vs_league && o->nleague ? RL_LEAGUE
-                                                                        : RL_SELF;
-    const int learner = (int)rng_below(&r, NPLAYERS);
-    out->learner_mask = out->kind == RL_SELF ? 31 : 1 << learner;
-    RlModel opp[NPLAYERS] = {{NULL, NULL}}; /* a league game: each other seat's weights */
-    if (out->kind == RL_LEAGUE)
-        for (int p = 0; p < NPLAYERS; p++)
-            if (p != learner) {
-                const int i = (int)rng_below(&r, (uint32_t)o->nleague);
-                opp[p].fast = o->league[i];
-                opp[p].rich = o->rich_league[i];
-            }
-    uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+    d->kind = kind_draw < o->vs_simple                                  ? RL_SIMPLE
+              : kind_draw < o->vs_simple + o->vs_league && o->nleague ? RL_LEAGUE
+                                                                      : RL_SELF;
+    d->learner = (int)rng_below(&r, NPLAYERS);
+    d->learner_mask = d->kind == RL_SELF ? 31 : 1 << d->learner;
+    for (int p = 0; p < NPLAYERS; p++)
+        d->member[p] = d->kind == RL_LEAGUE && p != d->learner ? (int)rng_below(&r, (uint32_t)o->nleague) : -1;
+    uint8_t *seat = d->seat;
+    for (int i = 0; i < NPLAYERS; i++)
+        seat[i] = (uint8_t)i;
     for (int i = NPLAYERS - 1; i > 0; i--) {
         int j = (int)rng_below(&r, (uint32_t)(i + 1));
         uint8_t t = seat[i];
         seat[i] = seat[j];
         seat[j] = t;
     }
-    int8_t cls[NPLAYERS];
-    const int exchange = rng_below(&r, 5) != 0; /* most games of a match have an exchange */
+    int8_t *cls = d->cls;
+    d->exchange = rng_below(&r, 5) != 0; /* most games of a match have an exchange */
     int dealer = (int)rng_below(&r, NPLAYERS);
-    if (exchange) {
+    if (d->exchange) {
         for (int s = 0; s < NPLAYERS; s++)
             cls[seat[s]] = (int8_t)s; /* classes in a random order of players */
         for (int i = NPLAYERS - 1; i > 0; i--) {
@@ -706,19 +700,44 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
             cls[i] = cls[j];
             cls[j] = t;
         }
-        if (o->learner_class >= 0 && out->kind != RL_SELF)
+        if (o->learner_class >= 0 && d->kind != RL_SELF)
             for (int p = 0; p < NPLAYERS; p++)
                 if (cls[p] == o->learner_class) { /* swap: the learner takes that class */
-                    cls[p] = cls[learner];
-                    cls[learner] = (int8_t)o->learner_class;
+                    cls[p] = cls[d->learner];
+                    cls[d->learner] = (int8_t)o->learner_class;
                     break;
                 }
         for (int p = 0; p < NPLAYERS; p++)
             if (cls[p] == 0)
                 dealer = p;
+    } else {
+        for (int p = 0; p < NPLAYERS; p++)
+            cls[p] = -1;
     }
-    Cards hand[NPLAYERS], changed[NPLAYERS] = {0};
-    game_deal(seat, dealer, &r, hand);
+    game_deal(seat, dealer, &r, d->hand);
+    /* the deal is shared by its plays; the draws from here are this play's own */
+    *play = repeat > 1 ? rng_seed(rng_derive(o->seed, 0x7270, (uint64_t)index)) : r;
+}
+
+/* Plays game `index`: learners sample from w at temp; rule-based opponents (`simple` or
+ * `devkit`) play their rule. */
+static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
+{
+    RlDeal d;
+    Rng r;
+    train_rl_deal(o, index, &d, &r);
+    out->len = 0;
+    out->kind = d.kind;
+    out->learner_mask = d.learner_mask;
+    RlModel opp[NPLAYERS] = {{NULL, NULL}}; /* a league game: each other seat's weights */
+    for (int p = 0; p < NPLAYERS; p++)
+        if (d.member[p] >= 0) {
+            opp[p].fast = o->league[d.member[p]];
+            opp[p].rich = o->rich_league[d.member[p]];
+        }
+    int8_t *cls = d.cls;
+    const int exchange = d.exchange;
+    Cards *hand = d.hand, changed[NPLAYERS] = {0};
     if (exchange) {
         game_take_from_poor(cls, hand, changed);
         for (int c = 0; c < 2; c++) {
@@ -754,13 +773,10 @@ static int rl_play(const RlOpts *o, RlModel w, long index, RlGame *out)
         }
     }
     GameState g;
-    state_init(&g, hand, seat, game_first_player(hand));
+    state_init(&g, hand, d.seat, game_first_player(hand));
     Move mv[MOVEGEN_MAX];
     DevkitSeen dk;
     devkit_seen_game_start(&dk);
-    if (!exchange)
-        for (int p = 0; p < NPLAYERS; p++)
-            cls[p] = -1;
     while (!g.over) {
         const int p = g.turn;
         int n = state_moves(&g, mv), k = 0;
@@ -800,7 +816,7 @@ typedef struct RlBatch {
     int n;            /* games in the batch */
     RlGame *games;
     int phase;        /* 0 play, 1 gradient */
-    double base[RL_KINDS]; /* the batch's mean reward of each kind of game */
+    double base[RL_KINDS]; /* the batch's mean reward of each kind of game (what the progress shows) */
     double rv[NPLAYERS];   /* the reward of each class */
     double *grad;     /* CHUNKS x nw */
     int next, failed;
@@ -863,10 +879,30 @@ static void rl_game_grad(const RlBatch *b, const RlGame *g, double *grad)
         const uint32_t *p = g->buf + at;
         int who = p[0], model = p[1], n = p[2], chosen = p[3];
         const double *w = model ? rl_exch(b->w) : rw ? rw->play : b->w.fast->play;
-        const double adv = b->rv[g->cls[who]] - b->base[g->kind];
+        const double adv = b->rv[g->cls[who]] - g->base[who];
         p = train_rl_decision_grad(w, model ? NULL : rw, p + 4, n, chosen, b->o->temp, adv,
                                    grad + (model ? b->nplay : 0), grad + b->nplay + POLICY_NEXCH);
         at = (size_t)(p - g->buf);
+    }
+}
+
+/* Each learner's baseline in each game: its kind's mean in the batch, or, with repeated deals,
+ * the learner's mean reward in the deal's other plays (games first + i with equal (first + i) /
+ * repeat) within the batch (a batch that is a multiple of repeat starts a deal; a deal played
+ * once in the batch keeps the kind's mean). */
+static void rl_baselines(RlBatch *b, int repeat)
+{
+    for (int i = 0; i < b->n; i++) {
+        RlGame *g = &b->games[i];
+        const int at = i - (int)((b->first + i) % repeat), lo = at > 0 ? at : 0;
+        const int hi = at + repeat < b->n ? at + repeat : b->n;
+        for (int p = 0; p < NPLAYERS; p++) {
+            double s = 0;
+            for (int j = lo; j < hi; j++)
+                if (j != i)
+                    s += b->rv[b->games[j].cls[p]];
+            g->base[p] = hi - lo > 1 ? s / (hi - lo - 1) : b->base[g->kind];
+        }
     }
 }
 
@@ -943,6 +979,7 @@ static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double
             b.base[k] = cnt[k] ? sum[k] / (double)cnt[k] : 0;
         /* self-play: every class is taken once a game, so the mean is exact */
         b.base[RL_SELF] = (b.rv[0] + b.rv[1] + b.rv[2] + b.rv[3] + b.rv[4]) / NPLAYERS;
+        rl_baselines(&b, o->repeat > 1 ? o->repeat : 1);
         b.phase = 1;
         b.next = 0;
         workers_run(o->jobs, rl_worker, &b, NULL); /* gradients, summed in chunk order */

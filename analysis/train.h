@@ -131,6 +131,10 @@ typedef struct RlOpts {
                        * period (1: players/mc.h mc_match_values, in points from 1 to 5) */
     int learner_class; /* -1 (default): the learner's class in a game with the exchange is drawn
                         * at random; 0-4: always that one (self-play games keep drawing) */
+    int repeat;       /* 1 (default): every game its own deal; K > 1: each deal (seats, classes, kind
+                       * of game, hands) is played K times in a row with the learners' own draws, and
+                       * a learner's baseline is its mean reward in the deal's other K - 1 plays
+                       * (leave-one-out), not the batch's mean; the batch is a multiple of K */
     uint64_t seed;
     int jobs;
     /* after every update, from the calling thread (may be NULL) */
@@ -140,8 +144,23 @@ typedef struct RlOpts {
 } RlOpts;
 
 void rl_opts_default(RlOpts *o);
+
+/* What REINFORCE's game `index` deals before anyone decides (with o->repeat = K, games
+ * K*j .. K*j + K - 1 are dealt alike): the kind of game, the learner(s), each other seat's league
+ * member (-1: none), seats, classes (all -1 in a game without the exchange) and the hands before
+ * the exchange. *play is where the game's own draws start. */
+enum { RL_SIMPLE, RL_LEAGUE, RL_SELF, RL_KINDS };
+typedef struct RlDeal {
+    int kind, learner, learner_mask, exchange;
+    int member[NPLAYERS];
+    uint8_t seat[NPLAYERS];
+    int8_t cls[NPLAYERS];
+    Cards hand[NPLAYERS];
+} RlDeal;
+void train_rl_deal(const RlOpts *o, long index, RlDeal *d, Rng *play);
 /* Improves w by REINFORCE: each learner decision's log-probability is pushed up or down by
- * (its reward in that game - the batch's mean for that kind of game), for plays and gifts. Deterministic for the
+ * (its reward in that game - a baseline: the batch's mean for that kind of game, or with
+ * repeat > 1 its mean in the other plays of the same deal), for plays and gifts. Deterministic for the
  * seed, whatever jobs is. */
 int train_reinforce(const RlOpts *o, PolicyWeights *w);
 /* The same for the rich policy (players/rich.h), its hidden layer too when w has one. */

@@ -71,6 +71,10 @@ static void usage(FILE *f)
             "                     the rest of a class period, as mc:reward=match (1 to 5 points)\n"
             "  --rl-class C       the learner's class in games with the exchange (4 in 5 games): C, 0\n"
             "                     (daifugo) to 4 (daihinmin); default drawn at random\n"
+            "  --rl-repeat K      play each deal K times (1 to 64; default 1) with the learner's own\n"
+            "                     draws, and move each decision by its reward minus the learner's mean in\n"
+            "                     the deal's other K - 1 plays instead of the batch's mean (the deal's\n"
+            "                     luck cancels); --rl-batch must be a multiple of K\n"
             "  --hidden H         with --model rich and --rl-games: give the --init weights a hidden layer\n"
             "                     of H units (1 to 64) over the hand, move and pass features, drawn from\n"
             "                     --seed with its outputs zero, so that learning starts from the --init\n"
@@ -359,7 +363,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE, O_HID };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_RLREP, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE, O_HID };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -372,7 +376,7 @@ static int train_policy(int argc, char **argv)
         {"rl-lr", required_argument, 0, O_RLLR},    {"rl-temp", required_argument, 0, O_RLT},
         {"rl-vs-simple", required_argument, 0, O_RLS}, {"rl-rule", required_argument, 0, O_RLRULE}, {"rl-league", required_argument, 0, O_RLLG},
         {"rl-vs-league", required_argument, 0, O_RLVL}, {"rl-reward", required_argument, 0, O_RLRW},
-        {"rl-class", required_argument, 0, O_RLCLS},
+        {"rl-class", required_argument, 0, O_RLCLS}, {"rl-repeat", required_argument, 0, O_RLREP},
         {"teacher-games", required_argument, 0, O_TG}, {"teacher", required_argument, 0, O_TS},
         {"teacher-worlds", required_argument, 0, O_TW}, {"teacher-tau", required_argument, 0, O_TTAU},
         {"teacher-temp", required_argument, 0, O_TTEMP}, {"model", required_argument, 0, O_MODEL},
@@ -440,6 +444,7 @@ static int train_policy(int argc, char **argv)
             rl.reward_match = !strcmp(optarg, "match");
             break;
         case O_RLCLS: if (cli_long(cmd, "--rl-class", optarg, 0, 4, &v)) return 2; rl.learner_class = (int)v; break;
+        case O_RLREP: if (cli_long(cmd, "--rl-repeat", optarg, 1, 64, &v)) return 2; rl.repeat = (int)v; break;
         case O_JSON: json = 1; break;
         case O_QUIET: quiet = 1; break;
         case O_MODEL:
@@ -471,6 +476,10 @@ static int train_policy(int argc, char **argv)
                              "--policy-decisions)");
     if (baseline && !giftm)
         return cli_fail(cmd, "--baseline goes with --model gift");
+    if (rl.repeat > 1 && rl.games == 0)
+        return cli_fail(cmd, "--rl-repeat goes with --rl-games N");
+    if (rl.batch % rl.repeat)
+        return cli_fail(cmd, "--rl-repeat %d: --rl-batch (%d) must be a multiple of it", rl.repeat, rl.batch);
     if (giftm)
         return train_gift(cmd, &in, players, out, init, baseline, test, ntest, &o, holdout, seed, json, quiet, argc,
                           argv);

@@ -14,6 +14,7 @@
 #include "core/state.h"
 #include "game/game.h"
 #include "analysis/decisions.h"
+#include "analysis/train.h"
 #include "players/devkit.h"
 #include "players/estimate.h"
 #include "players/players.h"
@@ -460,6 +461,26 @@ static void test_rl_against_devkit(void **state)
      * (the learner always the daifugo) */
     rl_differs(dir, "--rl-rule simple", "rls");
     rl_differs(dir, "--rl-rule devkit --rl-class 0", "rlc");
+    /* each deal played four times, the baseline the deal's other plays: other weights, the
+     * same whatever the threads */
+    rl_differs(dir, "--rl-rule devkit --rl-repeat 4", "rlr");
+    test_train_jobs_alike(dir, "--model fast --rl-games 30000 --rl-vs-simple 1 --rl-rule devkit --rl-lr 0.02 "
+                               "--rl-batch 256 --seed 1 --rl-repeat 4", "rp");
+    static const struct {
+        const char *args, *want;
+    } BAD[] = {
+        {"--rl-games 10 --rl-repeat 3", "--rl-batch (512) must be a multiple of it"},
+        {"--rl-games 10 --rl-batch 100 --rl-repeat 8", "--rl-batch (100) must be a multiple of it"},
+        {"--rl-games 10 --rl-repeat 65", "--rl-repeat"},
+        {"--kifu /dev/null --rl-repeat 2", "--rl-repeat goes with --rl-games N"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        assert_int_equal(run_cmd(out, sizeof out, "%s train policy --model fast %s -o %s/x.w 2>&1", dhm_bin(),
+                                 BAD[i].args, dir),
+                         2);
+        if (!strstr(out, BAD[i].want) || strchr(out, '\n') != strrchr(out, '\n'))
+            fail_msg("'%s': '%s' is not one line saying '%s'", BAD[i].args, out, BAD[i].want);
+    }
     assert_int_equal(run_cmd(out, sizeof out, "%s train policy --model fast --rl-games 10 --rl-class 5 -o %s/x.w 2>&1",
                              dhm_bin(), dir),
                      2);
@@ -481,6 +502,57 @@ static void test_rl_against_devkit(void **state)
     assert_true(mean[0] > mean[1] + 0.5);
 }
 
+/* REINFORCE's deals with --rl-repeat K: games K*j .. K*j + K - 1 are dealt alike (kind of game,
+ * learner, league members, seats, classes, hands) and draw their own moves; the next deal is
+ * another; with K = 1 every game is its own deal. */
+static void test_rl_repeat_deals(void **state)
+{
+    (void)state;
+    static PolicyWeights league[2];
+    for (int repeat = 1; repeat <= 4; repeat += 3)
+        for (int form = 0; form < 3; form++) { /* against devkits, a league, self-play */
+            RlOpts o;
+            rl_opts_default(&o);
+            o.repeat = repeat;
+            o.seed = 21;
+            o.vs_simple = form == 0 ? 1 : 0;
+            o.vs_league = form == 1 ? 1 : 0;
+            o.league[0] = &league[0];
+            o.league[1] = &league[1];
+            o.nleague = 2;
+            o.learner_class = form == 2 ? -1 : 1;
+            int plays_alike = 0, exch = 0;
+            for (long j = 0; j < 200; j++) {
+                RlDeal d[4];
+                Rng r[4];
+                memset(d, 0, sizeof d); /* padding alike, for memcmp */
+                for (int k = 0; k < repeat; k++)
+                    train_rl_deal(&o, j * repeat + k, &d[k], &r[k]);
+                RlDeal next;
+                Rng rn;
+                train_rl_deal(&o, (j + 1) * repeat, &next, &rn);
+                assert_int_equal(d[0].kind, form == 0 ? 0 : form == 1 ? 1 : 2);
+                assert_int_not_equal(memcmp(d[0].hand, next.hand, sizeof next.hand), 0);
+                Cards all = 0;
+                for (int p = 0; p < NPLAYERS; p++) {
+                    assert_int_equal(all & d[0].hand[p], 0);
+                    all |= d[0].hand[p];
+                    assert_true(form != 1 || p == d[0].learner || d[0].member[p] >= 0);
+                }
+                assert_true(all == CARDS_ALL);
+                exch += d[0].exchange;
+                if (d[0].exchange && form != 2)
+                    assert_int_equal(d[0].cls[d[0].learner], 1);
+                for (int k = 1; k < repeat; k++) {
+                    assert_memory_equal(&d[k], &d[0], sizeof d[0]);
+                    plays_alike += rng_next(&r[k]) == rng_next(&r[0]);
+                }
+            }
+            assert_int_equal(plays_alike, 0);
+            assert_in_range(exch, 140, 180); /* 4 games in 5 have the exchange */
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_mc_odevkit),
         cmocka_unit_test(test_policy_devkit),
         cmocka_unit_test(test_devkit_likelihood),
+        cmocka_unit_test(test_rl_repeat_deals),
         cmocka_unit_test(test_rl_against_devkit),
         cmocka_unit_test(test_teacher_records),
     };
