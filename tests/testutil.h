@@ -289,6 +289,15 @@ static inline void test_train_jobs_alike(const char *dir, const char *args, cons
                      0);
 }
 
+/* dhm train policy ARGS -o DIR/x.w is refused: exit status 2 and one line that says want. */
+static inline void test_train_refused(const char *dir, const char *args, const char *want)
+{
+    char out[4096];
+    assert_int_equal(run_cmd(out, sizeof out, "%s train policy %s -o %s/x.w 2>&1", dhm_bin(), args, dir), 2);
+    if (!strstr(out, want) || strchr(out, '\n') != strrchr(out, '\n'))
+        fail_msg("'%s': '%s' is not one line saying '%s'", args, out, want);
+}
+
 /* Plays a match in-process among five player specs, each player seeded as every match
  * seeds it, calling on_game (may be NULL) with every finished game's record. The players come
  * back in pl so that tests can ask them about the match; free them with test_players_free. */
