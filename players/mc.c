@@ -28,7 +28,7 @@
  * pseudo-counts of the gifts searched, as rprior does for plays (0: none).
  * odevkit=0|1|auto: opponents play the organisers' sample client's rule (players/devkit.h) in
  * the playouts and their plays weigh the likelihood worlds by it: every opponent (1), or those
- * whose decisions in past games matched it (auto; docs/players.md).
+ * whose decisions in past games matched it (auto, `search`'s default; docs/players.md); 0: none.
  * tree=D: this player's own next D decisions in each playout from a tree over its information
  * sets there (PUCT with the rich policy as prior; tree-c=1, tree-key=0|1, tree-cards=53).
  * The player reads only its InfoSet; its RNG stream comes from its seed.
@@ -1197,6 +1197,7 @@ int mc_is(const Player *p) { return p && p->kind && (!strcmp(p->kind, "mc") || !
 static const char *const SEARCH_DEFAULTS[][2] = {
     {"playout", "rich"}, {"pmates", "all"},   {"rootpol", "rich"},    {"rprior", "1"},
     {"bandit", "ucb-root"}, {"est", "policy"}, {"est-fresh", "16"}, {"worlds", "128"},
+    {"odevkit", "auto"},
 };
 
 static int spec_has(const PlayerSpec *s, const char *key)

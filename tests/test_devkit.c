@@ -189,14 +189,35 @@ static void test_matches(void **state)
     assert_non_null(strstr(a, "devkit"));
 }
 
-/* mc:odevkit=auto finds the devkit seats among others by checking every decision after each
- * game, and plays; a bad value is a one-line error. */
+/* Each player's "total" in a `dhm play --json` summary, in seat order, as one string. */
+static void json_totals(char *dst, size_t n, const char *json)
+{
+    size_t k = 0;
+    dst[0] = 0;
+    for (const char *t = strstr(json, "\"total\": "); t && k + 16 < n; t = strstr(t + 1, "\"total\": "))
+        k += (size_t)snprintf(dst + k, n - k, "%ld ", strtol(t + 9, NULL, 10));
+}
+
+/* search (odevkit=auto by default) finds the devkit seats among others by checking every
+ * decision after each game, and plays them by the client's rule; at a table without them it
+ * plays the games of odevkit=0; a bad value is a one-line error. */
 static void test_mc_odevkit(void **state)
 {
     (void)state;
-    char out[8192];
+    char out[8192], a[256], b[256];
+    for (int off = 0; off < 2; off++) { /* no sample client at the table: the same games */
+        assert_int_equal(run_cmd(out, sizeof out,
+                                 "%s play --players search:sims=60%s,policy,simple,mc:sims=30,policy --games 8 --seed 5 "
+                                 "--json 2>&1",
+                                 dhm_bin(), off ? ":odevkit=0" : ""),
+                         0);
+        assert_int_equal(!strstr(out, "\"odevkit\": []"), off); /* auto by default, and it found none */
+        json_totals(off ? b : a, sizeof a, out);
+    }
+    assert_true(strlen(a) >= 10);
+    assert_string_equal(a, b);
     assert_int_equal(run_cmd(out, sizeof out,
-                             "%s play --players search:odevkit=auto:sims=60,devkit,policy,devkit,simple --games 6 --seed 3 "
+                             "%s play --players search:sims=60,devkit,policy,devkit,simple --games 6 --seed 3 "
                              "--json 2>&1",
                              dhm_bin()),
                      0);
