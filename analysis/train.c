@@ -667,9 +667,12 @@ static int rl_pick(RlModel m, const GameState *g, const int8_t cls[NPLAYERS], co
     return k;
 }
 
+/* The plays of each deal (o->repeat; below 1 counts as 1). */
+static int rl_repeat(const RlOpts *o) { return o->repeat > 1 ? o->repeat : 1; }
+
 void train_rl_deal(const RlOpts *o, long index, RlDeal *d, Rng *play)
 {
-    const int repeat = o->repeat > 1 ? o->repeat : 1;
+    const int repeat = rl_repeat(o);
     Rng r = rng_seed(rng_derive(o->seed, 0x726c, (uint64_t)(index / repeat)));
     const double kind_draw = rng_double(&r);
     d->kind = kind_draw < o->vs_simple                                  ? RL_SIMPLE
@@ -979,7 +982,7 @@ static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double
             b.base[k] = cnt[k] ? sum[k] / (double)cnt[k] : 0;
         /* self-play: every class is taken once a game, so the mean is exact */
         b.base[RL_SELF] = (b.rv[0] + b.rv[1] + b.rv[2] + b.rv[3] + b.rv[4]) / NPLAYERS;
-        rl_baselines(&b, o->repeat > 1 ? o->repeat : 1);
+        rl_baselines(&b, rl_repeat(o));
         b.phase = 1;
         b.next = 0;
         workers_run(o->jobs, rl_worker, &b, NULL); /* gradients, summed in chunk order */
