@@ -170,6 +170,99 @@ static void test_games(void **state)
     assert_true(refused * 1000 < answers);
 }
 
+/* FNV-1a over a 64-bit word. */
+static uint64_t fnv(uint64_t h, uint64_t x)
+{
+    for (int k = 0; k < 8; k++, x >>= 8)
+        h = (h ^ (x & 0xFF)) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t fnv_move(uint64_t h, Move m)
+{
+    uint64_t x;
+    memcpy(&x, &m, sizeof x);
+    return fnv(h, x);
+}
+
+static uint64_t fnv_seen(uint64_t h, const DevkitSeen *s)
+{
+    h = fnv(h, (uint64_t)(s->ord + 16 * s->qty + 256 * s->sequence + 512 * s->rev + 1024 * s->lock + 2048 * s->onset +
+                          4096 * s->joker));
+    for (int i = 0; i < 5; i++)
+        h = fnv(h, (uint64_t)s->suit[i]);
+    return fnv_move(h, s->cur);
+}
+
+/* The client's every decision and reading, pinned: over 300 seeded games in which a share of
+ * the moves is drawn at random (so that revolutions, locks and jokers come up), each seat's
+ * answer (with its hand, with the joker added, without it) at every state and the reading of
+ * every legal move; then 200,000 random states (any numbers read from the field, any hand).
+ * The hash is the one the cell-by-cell reading of the client gave (the version checked
+ * against the real client's recorded plays, before the bit-mask one replaced it): a change
+ * in any decision or reading changes it. */
+static void test_decisions_pinned(void **state)
+{
+    (void)state;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    long n = 0;
+    DevkitSeen s;
+    memset(&s, 0, sizeof s); /* the sequence flag persists from game to game, as the client's */
+    for (int game = 0; game < 300; game++) {
+        Rng r = rng_seed((uint64_t)game * 7 + 11);
+        uint8_t seat[NPLAYERS] = {0, 1, 2, 3, 4};
+        Cards hand[NPLAYERS];
+        game_deal(seat, game % NPLAYERS, &r, hand);
+        GameState g;
+        state_init(&g, hand, seat, game_first_player(hand));
+        devkit_seen_game_start(&s);
+        while (!g.over) {
+            for (int p = 0; p < NPLAYERS; p++) {
+                const Cards hs[3] = {g.hand[p], g.hand[p] | CARDS_JOKER, g.hand[p] & ~CARDS_JOKER};
+                for (int k = 0; k < 3; k++, n++) {
+                    DevkitSeen a = s;
+                    h = fnv_seen(fnv_move(h, devkit_choose(&a, hs[k], g.table, g.rev, g.lock)), &a);
+                }
+            }
+            Move mv[MOVEGEN_MAX];
+            const int nm = state_moves(&g, mv);
+            for (int k = 0; k < nm; k++, n++) {
+                DevkitSeen a = s;
+                devkit_seen_move(&a, mv[k], mv[k].type == MOVE_PASS ? g.table : mv[k], g.rev ^ (k & 1), (k >> 1) & 1);
+                h = fnv_seen(h, &a);
+            }
+            Move m = devkit_choose(&s, g.hand[g.turn], g.table, g.rev, g.lock);
+            if (game % 4 && (int)(rng_next(&r) % 4) < game % 4)
+                m = mv[rng_next(&r) % (uint64_t)nm];
+            if (!state_is_legal(&g, m))
+                m = move_pass();
+            if (state_apply(&g, m) & EV_STALEMATE)
+                state_finish_stalemate(&g, &r);
+            devkit_seen_move(&s, m, g.table, g.rev, g.lock);
+        }
+    }
+    Rng r = rng_seed(99);
+    for (long k = 0; k < 200000; k++, n++) {
+        DevkitSeen a;
+        memset(&a, 0, sizeof a);
+        a.ord = (int)(rng_next(&r) % 16);
+        a.qty = (int)(rng_next(&r) % 7);
+        a.sequence = (int)(rng_next(&r) % 2);
+        for (int i = 0; i < 5; i++)
+            a.suit[i] = (int)(rng_next(&r) % 2);
+        a.cur = move_pass();
+        Cards hand = rng_next(&r) & rng_next(&r) & (CARDS_NATURAL | CARDS_JOKER);
+        if (k % 3 == 0)
+            hand |= rng_next(&r) & CARDS_NATURAL;
+        const Move table = rng_next(&r) % 4 ? move_single(card_bit(1 + (int)(rng_next(&r) % 13), 0)) : move_pass();
+        const int rev = (int)(rng_next(&r) % 2), lock = (int)(rng_next(&r) % 2);
+        h = fnv_seen(fnv_move(h, devkit_choose(&a, hand, table, rev, lock)), &a);
+    }
+    print_message("%ld decisions and readings, hash %016llx\n", n, (unsigned long long)h);
+    assert_true(n > 500000);
+    assert_true(h == 0x08515523ef18873eULL);
+}
+
 /* In-process matches: two runs with one seed play the same games; a spec option is an error. */
 static void test_matches(void **state)
 {
@@ -572,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_gift),
         cmocka_unit_test(test_games),
+        cmocka_unit_test(test_decisions_pinned),
         cmocka_unit_test(test_matches),
         cmocka_unit_test(test_mc_odevkit),
         cmocka_unit_test(test_policy_devkit),
