@@ -120,10 +120,9 @@ int cli_match_opt(const char *cmd, int c, const char *arg, MatchConfig *m)
         return 0;
     case CLI_O_INDEPENDENT: m->independent = 1; return 0;
     case CLI_O_CLASS0: {
-        static const char *const NAMES[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
         m->class0 = 0;
         for (int k = 0; k < NPLAYERS; k++)
-            if (!strcmp(arg, NAMES[k]) || (arg[0] == '0' + k && !arg[1]))
+            if (!strcmp(arg, cli_class_names[k]) || (arg[0] == '0' + k && !arg[1]))
                 m->class0 = k + 1;
         if (!m->class0) {
             cli_fail(cmd, "--class0: '%s' is not 0-4 or daifugo, fugo, heimin, hinmin, daihinmin", arg);
@@ -216,7 +215,7 @@ void progress_done(Progress *p)
         fputc('\n', stderr);
 }
 
-static const char *const CLASS_NAMES[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
+const char *const cli_class_names[NPLAYERS] = {"daifugo", "fugo", "heimin", "hinmin", "daihinmin"};
 
 void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, const MatchConfig *cfg, double secs,
                      int json)
@@ -246,7 +245,7 @@ void cli_print_match(FILE *f, Player *const pl[NPLAYERS], const MatchResult *r, 
             (unsigned long long)cfg->seed, cfg->seat_change, cfg->class_reset, secs);
     fprintf(f, "%-3s %-28s %8s %7s", "#", "player", "total", "mean");
     for (int c = 0; c < NPLAYERS; c++)
-        fprintf(f, " %9s", CLASS_NAMES[c]);
+        fprintf(f, " %9s", cli_class_names[c]);
     fprintf(f, "\n");
     for (int p = 0; p < NPLAYERS; p++) {
         fprintf(f, "%-3d %-28.28s %8ld %7.3f", p, pl[p]->name, r->points[p],

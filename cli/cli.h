@@ -20,6 +20,9 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t *out);
 int cli_double(const char *cmd, const char *opt, const char *val, double lo, double hi, double *out);
 /* --order-by index|start (the order of a store's sets): 0 index, 1 start, -1 bad (reported). */
 int cli_order_by(const char *cmd, const char *val);
+/* The classes' names, daifugo (0) to daihinmin (4). */
+extern const char *const cli_class_names[NPLAYERS];
+
 /* Prints "dhm CMD: message" to stderr; returns 2 (usage error) for `return cli_fail(...)`. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "dhm CMD: message" and returns 1 (runtime error). */

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diverge.h"
 #include "analysis/handstrength.h"
 #include "analysis/paired.h"
 #include "cli/cli.h"
 #include "record/kifu.h"
 #include "record/pack.h"
+#include "record/replay.h"
 #include "record/store.h"
 
 static void usage(FILE *f)
@@ -23,6 +25,7 @@ static void usage(FILE *f)
                "       dhm records export --db FILE.sqlite --set K [--format kifu] [--out FILE]\n"
                "       dhm records pairs --db FILE.sqlite [--csv] [--include-broken]\n"
                "       dhm records merge OUT.sqlite SHARD.sqlite...\n"
+               "       dhm records diverge A.kifu B.kifu [--player P] [--csv | --json]\n"
                "sets:   one line per stored set: index, start, status, players and totals, note.\n"
                "        --csv: the set,order,player,points rows dhm rate reads (order = rating order).\n"
                "games:  --csv: the game,player,rank rows dhm rate reads (game = SET.GAME, rank 0 = daifugo).\n"
@@ -38,6 +41,15 @@ static void usage(FILE *f)
                "        run as one machine would have stored it; OUT must not exist. A shard given twice,\n"
                "        shards of different runs or a missing shard are errors; nothing is overwritten.\n"
                "export: the games of set K (stored with dhm tournament --records) as kifu text.\n"
+               "diverge: two runs on the same deals (dhm play --independent --seed S --record FILE, one\n"
+               "        player changed), game by game: where the two games first parted (at player P's\n"
+               "        gift, another's gift, P's play, another's play, or never; P = --player, default 0),\n"
+               "        and P's points in each, B - A with its paired standard error over games, split by\n"
+               "        where they parted, by P's class at the start and, for games parted at P's play, by\n"
+               "        P's cards in hand then. --csv: one row per game (game, class, where, ply, by,\n"
+               "        cards_left: P's cards just before, a, b); --json: the tables. Where they parted is\n"
+               "        where they first differ, not what made the difference: a gift that differs is\n"
+               "        followed by plays that differ too.\n"
                "Sets whose status is not ok (forfeit, timeouts, client-exit) are left out of the CSV\n"
                "output unless --include-broken, as dhm rate --db does.\n");
 }
@@ -208,6 +220,196 @@ static int list_pairs(const char *cmd, const char *db, CliStore *cs, int csv, in
     return 0;
 }
 
+/* One kifu file of `diverge`, read game by game. */
+typedef struct DivFile {
+    const char *path;
+    FILE *f;
+    KifuReader r;
+} DivFile;
+
+/* The next game of d as a GameRecord: 1, 0 at the end, -1 on a problem (in err). */
+static int div_next(DivFile *d, KifuGame *kg, GameRecord *rec, char *err, size_t errsz)
+{
+    int rc = kifu_next(&d->r, kg, err, errsz);
+    if (rc == 1 && kifu_to_record(kg, d->path, rec, err, errsz))
+        return -1;
+    return rc;
+}
+
+/* One row of the table, or with key a JSON object {key: label, ...} (null means for no games). */
+static void div_row(const char *label, const DivSum *s, const double *part, const double *part_se, const char *key)
+{
+    const double n = s->n ? (double)s->n : 1;
+    if (key) {
+        printf("{\"%s\": \"%s\", \"games\": %ld", key, label, s->n);
+        if (s->n)
+            printf(", \"a\": %.4f, \"b\": %.4f, \"b_minus_a\": %.4f, \"se\": %.4f", s->a / n, s->b / n, div_mean(s),
+                   div_se(s));
+        else
+            printf(", \"a\": null, \"b\": null, \"b_minus_a\": null, \"se\": null");
+        if (part)
+            printf(", \"part_of_all\": %.4f, \"part_se\": %.4f", *part, *part_se);
+        printf("}");
+        return;
+    }
+    if (!s->n) {
+        printf("  %-28s %7d %7s %7s %8s %7s%s\n", label, 0, "-", "-", "-", "-", part ? "         -       -" : "");
+        return;
+    }
+    printf("  %-28s %7ld %7.3f %7.3f %+8.3f %7.3f", label, s->n, s->a / n, s->b / n, div_mean(s), div_se(s));
+    if (part)
+        printf(" %+9.3f %7.3f", *part, *part_se);
+    printf("\n");
+}
+
+/* `dhm records diverge A.kifu B.kifu`: where two runs on the same deals part (analysis/diverge.h). */
+static int records_diverge(int argc, char **argv)
+{
+    const char *cmd = "records diverge";
+    static const struct option opts[] = {{"player", required_argument, 0, 'p'}, {"csv", no_argument, 0, 'c'},
+                                         {"json", no_argument, 0, 'j'},       {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    long me = 0;
+    int csv = 0, json = 0, c;
+    optind = 1;
+    while ((c = cli_getopt(cmd, argc, argv, opts)) != -1) {
+        switch (c) {
+        case 'p': if (cli_long(cmd, "--player", optarg, 0, NPLAYERS - 1, &me)) return 2; break;
+        case 'c': csv = 1; break;
+        case 'j': json = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: return 2;
+        }
+    }
+    if (argc - optind != 2)
+        return cli_fail(cmd, "needs two kifu files, A and B (try --help)");
+    if (csv && json)
+        return cli_fail(cmd, "--csv and --json exclude each other");
+    DivFile d[2] = {{.path = argv[optind]}, {.path = argv[optind + 1]}};
+    KifuGame *kg = malloc(sizeof *kg);
+    GameRecord *rec = malloc(2 * sizeof *rec);
+    DivTotals *t = calloc(1, sizeof *t);
+    int rc = 0;
+    char err[1024];
+    if (!kg || !rec || !t) {
+        rc = cli_error(cmd, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!(d[i].f = fopen(d[i].path, "r"))) {
+            rc = cli_error(cmd, "cannot read %s: %m", d[i].path);
+            goto out;
+        }
+        kifu_reader_init(&d[i].r, d[i].f, d[i].path);
+    }
+    if (csv)
+        printf("game,class,where,ply,by,cards_left,a,b\n");
+    for (long g = 0;; g++) {
+        int ra = div_next(&d[0], kg, &rec[0], err, sizeof err);
+        if (ra < 0) {
+            rc = cli_error(cmd, "%s", err);
+            goto out;
+        }
+        int rb = div_next(&d[1], kg, &rec[1], err, sizeof err);
+        if (rb < 0) {
+            rc = cli_error(cmd, "%s", err);
+            goto out;
+        }
+        if (ra != rb) {
+            rc = cli_error(cmd, "%s has more games than %s (%ld): not records of the same deals", d[ra ? 0 : 1].path,
+                           d[ra ? 1 : 0].path, g);
+            goto out;
+        }
+        if (!ra)
+            break;
+        DivGame dg;
+        if (diverge_game(&rec[0], &rec[1], (int)me, &dg, err, sizeof err)) {
+            rc = cli_error(cmd, "game %ld (%s line %d): %s (dhm play --independent with one seed deals them alike)",
+                           g, d[1].path, kg->line, err);
+            goto out;
+        }
+        diverge_add(t, &dg);
+        if (csv)
+            printf("%ld,%s,%s,%d,%d,%d,%d,%d\n", g, dg.cls < 0 ? "first" : cli_class_names[dg.cls],
+                   DIV_KIND_NAME[dg.kind], dg.ply, dg.by, dg.cards_left, dg.a, dg.b);
+    }
+    if (t->games < 1) {
+        rc = cli_error(cmd, "%s and %s hold no games", d[0].path, d[1].path);
+        goto out;
+    }
+    if (csv)
+        goto out;
+    static const char *const WHERE[DIV_NKINDS] = {"never (identical games)", "at its own gift",
+                                                  "at another player's gift", "at its own play",
+                                                  "at another player's play"};
+    if (json) {
+        printf("{\"player\": %ld, \"a\": ", me);
+        json_str(stdout, d[0].path);
+        printf(", \"a_name\": ");
+        json_str(stdout, d[0].r.have_names ? d[0].r.names[me] : "");
+        printf(", \"b\": ");
+        json_str(stdout, d[1].path);
+        printf(", \"b_name\": ");
+        json_str(stdout, d[1].r.have_names ? d[1].r.names[me] : "");
+        printf(", \"games\": %ld, \"all\": ", t->games);
+        div_row("all", &t->all, NULL, NULL, "where");
+        printf(", \"where\": [");
+        for (int k = 0; k < DIV_NKINDS; k++) {
+            double part, se;
+            diverge_part(t, k, &part, &se);
+            printf("%s\n  ", k ? "," : "");
+            div_row(DIV_KIND_NAME[k], &t->kind[k], &part, &se, "where");
+        }
+        printf("], \"by_class\": [");
+        for (int k = 0, first = 1; k <= NPLAYERS; k++)
+            if (t->cls[k].n) {
+                printf("%s\n  ", first ? "" : ",");
+                div_row(k < NPLAYERS ? cli_class_names[k] : "first", &t->cls[k], NULL, NULL, "class");
+                first = 0;
+            }
+        printf("], \"own_play_by_cards_left\": [");
+        for (int k = 0; k < DIV_NLEFT; k++) {
+            printf("%s\n  ", k ? "," : "");
+            div_row(DIV_LEFT_NAME[k], &t->left[k], NULL, NULL, "cards_left");
+        }
+        printf("]}\n");
+        goto out;
+    }
+    printf("player %ld: A = %s (%s), B = %s (%s), %ld games of the same deals\n", me, d[0].path,
+           d[0].r.have_names ? d[0].r.names[me] : "?", d[1].path, d[1].r.have_names ? d[1].r.names[me] : "?", t->games);
+    printf("points a game (5 - the class reached); B - A with its standard error over games (paired;\n"
+           "independent games assumed); part: the games' B - A summed over all games, so the parts add\n"
+           "up to the whole, with its standard error\n");
+    printf("  %-28s %7s %7s %7s %8s %7s %9s %7s\n", "where the two games parted", "games", "A", "B", "B - A", "SE",
+           "part", "SE");
+    for (int k = 0; k < DIV_NKINDS; k++) {
+        double part, se;
+        diverge_part(t, k, &part, &se);
+        div_row(WHERE[k], &t->kind[k], &part, &se, NULL);
+    }
+    div_row("all", &t->all, NULL, NULL, NULL);
+    printf("  by its class at the start:\n");
+    for (int k = 0; k <= NPLAYERS; k++)
+        if (t->cls[k].n)
+            div_row(k < NPLAYERS ? cli_class_names[k] : "first game (no exchange)", &t->cls[k], NULL, NULL, NULL);
+    printf("  parted at its own play, by its cards in hand then:\n");
+    for (int k = 0; k < DIV_NLEFT; k++) {
+        char label[32];
+        snprintf(label, sizeof label, "%s cards", DIV_LEFT_NAME[k]);
+        div_row(label, &t->left[k], NULL, NULL, NULL);
+    }
+out:
+    for (int i = 0; i < 2; i++)
+        if (d[i].f) {
+            kifu_reader_free(&d[i].r);
+            fclose(d[i].f);
+        }
+    free(kg);
+    free(rec);
+    free(t);
+    return rc;
+}
+
 int cmd_records(int argc, char **argv)
 {
     enum { O_ORDERBY = 1000, O_BROKEN, O_P };
@@ -230,6 +432,8 @@ int cmd_records(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "diverge"))
+        return records_diverge(argc - 1, argv + 1);
     if (!strcmp(argv[1], "merge")) {
         if (argc < 4 || argv[2][0] == '-')
             return cli_fail(cmd, "merge OUT.sqlite SHARD.sqlite... (try --help)");

@@ -3,6 +3,9 @@
  * written by a match read back and replay cleanly. */
 #include "testutil.h"
 
+#include <math.h>
+
+#include "analysis/diverge.h"
 #include "game/match.h"
 #include "players/players.h"
 #include "record/replay.h"
@@ -260,6 +263,190 @@ static void test_cli_replay(void **state)
     run_cmd(NULL, 0, "rm -rf %s", dir);
 }
 
+/* Keeps the second game of a match (one with the exchange) in ctx. */
+static int keep_second(void *ctx, const GameRecord *r, const MatchResult *sofar)
+{
+    if (sofar->games == 2)
+        memcpy(ctx, r, sizeof *r);
+    return 0;
+}
+
+/* diverge_game: where two records of one deal first differ, who made it, and the points. */
+static void test_diverge_game(void **state)
+{
+    (void)state;
+    const char *specs[5] = {"simple", "random", "simple", "random", "random"};
+    Player *pl[5];
+    MatchResult res;
+    GameRecord *a = calloc(1, sizeof *a), *b = malloc(sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    test_match_each(specs, 3, 11, pl, &res, keep_second, a);
+    test_players_free(pl);
+    assert_true(a->nplays > 10);
+    assert_true(a->cls[0] >= 0); /* the second game had an exchange */
+    DivGame g;
+    char err[128];
+    DivTotals *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    for (int me = 0; me < NPLAYERS; me++) {
+        assert_int_equal(diverge_game(a, a, me, &g, err, sizeof err), 0);
+        assert_int_equal(g.kind, DIV_NEVER);
+        assert_int_equal(g.ply, -1);
+        assert_int_equal(g.cls, a->cls[me]);
+        assert_int_equal(g.a, 5 - a->result[me]);
+        assert_int_equal(g.b, g.a);
+        /* a different play at every ply in turn: found there, with the mover and its cards */
+        for (int k = 0; k < a->nplays; k++) {
+            memcpy(b, a, sizeof *b);
+            b->plays[k].move = move_eq(a->plays[k].move, move_pass()) ? a->plays[k + 1 < a->nplays ? k + 1 : 0].move
+                                                                       : move_pass();
+            b->result[me] = (a->result[me] + 1) % NPLAYERS;
+            if (move_eq(b->plays[k].move, a->plays[k].move))
+                continue;
+            assert_int_equal(diverge_game(a, b, me, &g, err, sizeof err), 0);
+            assert_int_equal(g.kind, a->plays[k].player == me ? DIV_PLAY_ME : DIV_PLAY_OTHER);
+            assert_int_equal(g.ply, k);
+            assert_int_equal(g.by, a->plays[k].player);
+            Cards left = a->original[me];
+            for (int i = 0; i < k; i++)
+                if (a->plays[i].player == me)
+                    left &= ~move_cards(a->plays[i].move);
+            assert_int_equal(g.cards_left, cards_count(left));
+            assert_int_equal(g.b, 5 - b->result[me]);
+            diverge_add(t, &g);
+        }
+        /* one game stops early (a stalemate's end): parted at the first play it lacks */
+        memcpy(b, a, sizeof *b);
+        b->nplays = a->nplays - 1;
+        assert_int_equal(diverge_game(a, b, me, &g, err, sizeof err), 0);
+        assert_int_equal(g.ply, a->nplays - 1);
+        assert_int_equal(g.kind, a->plays[a->nplays - 1].player == me ? DIV_PLAY_ME : DIV_PLAY_OTHER);
+        /* its own gift, then only another's */
+        const int other = (me + 2) % NPLAYERS;
+        memcpy(b, a, sizeof *b);
+        b->changed[other] ^= 1;
+        assert_int_equal(diverge_game(a, b, me, &g, err, sizeof err), 0);
+        assert_int_equal(g.kind, DIV_GIFT_OTHER);
+        assert_int_equal(g.by, other);
+        b->changed[me] ^= 1;
+        assert_int_equal(diverge_game(a, b, me, &g, err, sizeof err), 0);
+        assert_int_equal(g.kind, DIV_GIFT_ME);
+        assert_int_equal(g.by, me);
+        assert_int_equal(g.cards_left, cards_count(a->dealt[me]));
+        diverge_add(t, &g);
+        /* another deal, seat or starting class: refused */
+        memcpy(b, a, sizeof *b);
+        b->dealt[me] ^= 3;
+        assert_int_equal(diverge_game(a, b, me, &g, err, sizeof err), -1);
+        assert_non_null(strstr(err, "not one deal"));
+        memcpy(b, a, sizeof *b);
+        b->cls[me] = (int8_t)((a->cls[me] + 1) % NPLAYERS);
+        assert_int_equal(diverge_game(a, b, me, &g, err, sizeof err), -1);
+    }
+    /* the parts add up to the whole; each kind's mean is its games' */
+    double sum = 0;
+    long n = 0;
+    for (int k = 0; k < DIV_NKINDS; k++) {
+        double part, se;
+        diverge_part(t, k, &part, &se);
+        sum += part;
+        n += t->kind[k].n;
+        if (t->kind[k].n)
+            assert_true(fabs(part - t->kind[k].d / (double)t->games) < 1e-12);
+    }
+    assert_int_equal(n, t->games);
+    /* the games parted at its own play, by its cards then: every one of them in one bin */
+    long in_bins = 0;
+    for (int k = 0; k < DIV_NLEFT; k++)
+        in_bins += t->left[k].n;
+    assert_int_equal(in_bins, t->kind[DIV_PLAY_ME].n);
+    const int bin_of[14] = {3, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0};
+    for (int c = 1; c < 14; c++)
+        assert_int_equal(div_left_bin(c), bin_of[c]);
+    assert_true(t->kind[DIV_PLAY_ME].n > 0 && t->kind[DIV_PLAY_OTHER].n > 0 && t->kind[DIV_GIFT_ME].n == NPLAYERS);
+    assert_true(fabs(sum - div_mean(&t->all)) < 1e-12);
+    assert_true(div_se(&t->all) > 0);
+    free(t);
+    free(a);
+    free(b);
+}
+
+/* Reads "key": number from a JSON text, after the text `after` (NULL: the start). */
+static double json_num(const char *json, const char *after, const char *key)
+{
+    const char *p = after ? strstr(json, after) : json;
+    if (!p)
+        fail_msg("no '%s' in %s", after, json);
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\": ", key);
+    if (!(p = strstr(p, k)))
+        fail_msg("no %s in %s", k, json);
+    return atof(p + strlen(k));
+}
+
+/* dhm records diverge on two runs of dhm play --independent with one seed: its B - A is the
+ * difference of the two runs' means, its parts add up to it, and records of other deals,
+ * or of fewer games, are refused in one line. */
+static void test_cli_diverge(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    char dir[64], pa[1024], pb[1024];
+    assert_non_null(test_tmpdir(dir, sizeof dir));
+    const char *play = "%s play --players %s,simple,simple,random,random --independent --games 60 --seed %d "
+                       "--record %s/%s.kifu --json --quiet";
+    assert_int_equal(run_cmd(pa, sizeof pa, play, dhm_bin(), "policy", 21, dir, "a"), 0);
+    assert_int_equal(run_cmd(pb, sizeof pb, play, dhm_bin(), "simple", 21, dir, "b"), 0);
+    assert_int_equal(run_cmd(NULL, 0, play, dhm_bin(), "simple", 22, dir, "c"), 0);
+    assert_int_equal(run_cmd(NULL, 0,
+                             "%s play --players simple,simple,simple,random,random --independent --games 30 --seed 21 "
+                             "--record %s/d.kifu --quiet",
+                             dhm_bin(), dir),
+                     0);
+    const double ma = json_num(pa, NULL, "mean"), mb = json_num(pb, NULL, "mean");
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/b.kifu --json", dhm_bin(), dir, dir), 0);
+    assert_true(fabs(json_num(out, "\"all\"", "b_minus_a") - (mb - ma)) < 1e-3);
+    assert_int_equal((int)json_num(out, NULL, "games"), 60);
+    double parts = 0;
+    const char *kinds[] = {"never", "gift-me", "gift-other", "play-me", "play-other"};
+    for (int k = 0; k < 5; k++) {
+        char at[64];
+        snprintf(at, sizeof at, "\"where\": \"%s\"", kinds[k]);
+        parts += json_num(out, at, "part_of_all");
+    }
+    assert_true(fabs(parts - (mb - ma)) < 5e-3);
+    /* policy and simple choose differently: some games part at player 0's own decisions */
+    assert_true(json_num(out, "\"where\": \"play-me\"", "games") + json_num(out, "\"where\": \"gift-me\"", "games") >
+                10);
+    /* a run against itself never parts */
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/a.kifu --json", dhm_bin(), dir, dir), 0);
+    assert_int_equal((int)json_num(out, "\"where\": \"never\"", "games"), 60);
+    /* the table and the CSV */
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/b.kifu", dhm_bin(), dir, dir), 0);
+    assert_non_null(strstr(out, "at its own play"));
+    assert_non_null(strstr(out, "7-10 cards"));
+    assert_non_null(strstr(out, "(policy)"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/b.kifu --player 3 --csv | wc -l",
+                             dhm_bin(), dir, dir),
+                     0);
+    assert_int_equal(atoi(out), 61);
+    /* refused, in one line */
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/c.kifu 2>&1", dhm_bin(), dir, dir), 1);
+    assert_non_null(strstr(out, "not one deal"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/d.kifu 2>&1", dhm_bin(), dir, dir), 1);
+    assert_non_null(strstr(out, "more games"));
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu 2>&1", dhm_bin(), dir), 2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/b.kifu --player 5 2>&1", dhm_bin(), dir,
+                             dir),
+                     2);
+    assert_int_equal(run_cmd(out, sizeof out, "%s records diverge %s/a.kifu %s/nothing.kifu 2>&1", dhm_bin(), dir,
+                             dir),
+                     1);
+    assert_non_null(strstr(out, "cannot read"));
+    run_cmd(NULL, 0, "rm -rf %s", dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +455,8 @@ int main(void)
         cmocka_unit_test(test_fuzzed_copies_never_crash),
         cmocka_unit_test(test_write_read_roundtrip),
         cmocka_unit_test(test_cli_replay),
+        cmocka_unit_test(test_diverge_game),
+        cmocka_unit_test(test_cli_diverge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
