@@ -19,8 +19,8 @@ int diverge_game(const GameRecord *a, const GameRecord *b, int me, DivGame *out,
     }
     memset(out, 0, sizeof *out);
     out->cls = a->cls[me] >= 0 && a->cls[me] < NPLAYERS ? a->cls[me] : -1;
-    out->a = NPLAYERS - a->result[me];
-    out->b = NPLAYERS - b->result[me];
+    out->a = game_points(a->result[me]);
+    out->b = game_points(b->result[me]);
     out->ply = -1;
     out->by = -1;
     if (memcmp(a->changed, b->changed, sizeof a->changed)) {

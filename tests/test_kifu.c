@@ -372,17 +372,12 @@ static void test_diverge_game(void **state)
     free(b);
 }
 
-/* Reads "key": number from a JSON text, after the text `after` (NULL: the start). */
+/* The number of "key": in a JSON text, after the text `after` (NULL: the start). */
 static double json_num(const char *json, const char *after, const char *key)
 {
-    const char *p = after ? strstr(json, after) : json;
-    if (!p)
-        fail_msg("no '%s' in %s", after, json);
     char k[64];
     snprintf(k, sizeof k, "\"%s\": ", key);
-    if (!(p = strstr(p, k)))
-        fail_msg("no %s in %s", k, json);
-    return atof(p + strlen(k));
+    return test_json_num(after ? strstr(json, after) : json, k);
 }
 
 /* dhm records diverge on two runs of dhm play --independent with one seed: its B - A is the

@@ -567,15 +567,6 @@ static void test_otemp(void **state)
     assert_non_null(strstr(err, "otemp=-1"));
 }
 
-/* The number after `key` in a JSON report (the test fails when it is not there). */
-static double json_num(const char *buf, const char *key)
-{
-    const char *q = strstr(buf, key);
-    if (!q)
-        fail_msg("no %s in %s", key, buf);
-    return atof(q + strlen(key));
-}
-
 /* tree=D: the player's own next D decisions in each playout from a tree. It changes the
  * player's moves, a seed still gives the same games, the simulations pass at most D nodes on
  * average and make at most one node each, tree=1 never goes two deep, tree-cards=0 never uses it
@@ -595,12 +586,14 @@ static void test_tree(void **state)
         if (i == 0) {
             assert_null(strstr(buf, "\"tree\""));
         } else if (i == 4) {
-            assert_true(json_num(buf, "\"searches\": ") == 0 && json_num(buf, "\"nodes\": ") == 0);
+            assert_true(test_json_num(buf, "\"searches\": ") == 0 && test_json_num(buf, "\"nodes\": ") == 0);
         } else {
-            const double nodes = json_num(buf, "\"nodes\": "), per = json_num(buf, "\"nodes_per_search\": ");
-            const double depth = json_num(buf, "\"depth_mean\": "), deep = json_num(buf, "\"share_two_deep\": ");
-            const double sims = json_num(buf, "\"simulations\": "), searched = json_num(buf, "\"searched\": ");
-            const double searches = json_num(buf, "\"searches\": ");
+            const double nodes = test_json_num(buf, "\"nodes\": ");
+            const double per = test_json_num(buf, "\"nodes_per_search\": ");
+            const double depth = test_json_num(buf, "\"depth_mean\": ");
+            const double deep = test_json_num(buf, "\"share_two_deep\": ");
+            const double sims = test_json_num(buf, "\"simulations\": "), searched = test_json_num(buf, "\"searched\": ");
+            const double searches = test_json_num(buf, "\"searches\": ");
             assert_true(searches > 0 && searches <= searched);
             assert_true(nodes > 0 && nodes <= sims);
             assert_true(per > 1 && per <= 200 && fabs(per - nodes / searches) < 0.1);

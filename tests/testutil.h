@@ -265,6 +265,16 @@ static inline double csv_cell(const char *csv, const char *where, const char *co
     return csv_rows_where(csv, where, csv_cell_take, &c) == 1 ? c.v : NAN;
 }
 
+/* The number right after `key` (e.g. "\"nodes\": ") in a JSON text; the test fails when the key
+ * is not there. */
+static inline double test_json_num(const char *buf, const char *key)
+{
+    const char *q = buf ? strstr(buf, key) : NULL;
+    if (!q)
+        fail_msg("no %s in %s", key, buf ? buf : "(nothing)");
+    return atof(q + strlen(key));
+}
+
 /* A fresh temporary directory for a test (removed by the caller with rm -rf if wanted). */
 static inline const char *test_tmpdir(char *buf, size_t n)
 {
