@@ -489,9 +489,185 @@ int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w)
     return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
 }
 
+/* The gradient of -adv sum_i t_i log pi(i) over one decision's n candidates at p, where t is tgt
+ * (NULL: a one at `chosen`) and pi the softmax at temperature temp of w . phi plus net's
+ * hidden-layer term; added into gw and gnet. *loss (may be NULL) gets -sum_i t_i log pi(i).
+ * Returns the position after the candidates. */
+static const uint32_t *decision_grad(const double *w, const RichWeights *net, const uint32_t *p, int n, int chosen,
+                                     const double *tgt, double temp, double adv, double *gw, double *gnet,
+                                     double *loss)
+{
+    double sc[MOVEGEN_MAX];
+    const int nh = net ? net->nhid : 0;
+    const uint32_t *start = p;
+    double mx = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int k = *p++;
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += w[p[j]];
+        if (nh)
+            v += rich_net_term(net, p, k, NULL);
+        p += k;
+        sc[i] = v / temp;
+        mx = sc[i] > mx ? sc[i] : mx;
+    }
+    double z = 0;
+    for (int i = 0; i < n; i++)
+        z += sc[i] = exp(sc[i] - mx);
+    if (loss) {
+        *loss = 0;
+        for (int i = 0; i < n; i++) {
+            const double t = tgt ? tgt[i] : i == chosen;
+            if (t > 0)
+                *loss -= t * log(sc[i] / z);
+        }
+    }
+    p = start;
+    for (int i = 0; i < n; i++) {
+        int k = *p++;
+        const double t = tgt ? tgt[i] : i == chosen;
+        double d = -adv * (t - sc[i] / z) / temp;
+        for (int j = 0; j < k; j++)
+            gw[p[j]] += d;
+        if (nh) { /* back through out[u] * max(0, h[u]), h found again (cheaper than keeping it) */
+            const double *out = rich_net_out(net->net);
+            double h[RICH_HID_MAX], dh[RICH_HID_MAX];
+            rich_net_term(net, p, k, h);
+            for (int u = 0; u < nh; u++) {
+                rich_net_out(gnet)[u] += d * (h[u] > 0 ? h[u] : 0);
+                dh[u] = h[u] > 0 ? d * out[u] : 0;
+                rich_net_bias(gnet)[u] += dh[u];
+            }
+            for (int j = 0; j < k; j++)
+                if (p[j] < RICH_NSMALL) {
+                    double *gi = rich_net_in(gnet, p[j]);
+                    for (int u = 0; u < nh; u++)
+                        gi[u] += dh[u];
+                }
+        }
+        p += k;
+    }
+    return p;
+}
+
+/* ---- minibatch Adam for weights with a hidden layer ---- */
+
+/* One Adam step (b1 0.9, b2 0.999) on n weights w with gradient g and moments m, v; p1, p2 are
+ * b1 and b2 to the power of the step's number. */
+static void adam_step(double *w, const double *g, double *m, double *v, int n, double lr, double p1, double p2)
+{
+    for (int i = 0; i < n; i++) {
+        m[i] = 0.9 * m[i] + 0.1 * g[i];
+        v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i];
+        w[i] -= lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + 1e-8);
+    }
+}
+
+#define NET_SLICES 2 /* fixed: a minibatch's gradient is summed in the same order for any --jobs */
+
+typedef struct NetFit {
+    const DecisionSet *s;
+    const RichWeights *w;
+    const long *order;   /* the minibatch's decisions */
+    int n;
+    double *grad;        /* NET_SLICES x (RICH_NPLAY + RICH_NNET) */
+    double loss[NET_SLICES];
+    int next;
+    pthread_mutex_t mu;
+} NetFit;
+
+static void *net_worker(void *arg)
+{
+    NetFit *f = arg;
+    double tgt[MOVEGEN_MAX];
+    for (;;) {
+        int c = workers_next(&f->mu, &f->next, NET_SLICES);
+        if (c < 0)
+            break;
+        double *g = f->grad + (size_t)c * (RICH_NPLAY + RICH_NNET), loss = 0, l;
+        memset(g, 0, (RICH_NPLAY + RICH_NNET) * sizeof *g);
+        for (int i = f->n * c / NET_SLICES; i < f->n * (c + 1) / NET_SLICES; i++) {
+            const uint32_t *p = f->s->buf + f->s->off[f->order[i]];
+            int n = (int)p[0], chosen = (int)p[1];
+            p += 2;
+            const int soft = chosen == TRAIN_SOFT;
+            read_target(&p, n, chosen, tgt);
+            decision_grad(f->w->play, f->w, p, n, chosen, soft ? tgt : NULL, 1, 1, g, g + RICH_NPLAY, &l);
+            loss += l;
+        }
+        f->loss[c] = loss;
+    }
+    return NULL;
+}
+
+/* Fits the play weights and the hidden layer of w (which has one) to the training decisions of
+ * s by Adam on minibatches of o->batch decisions, o->epochs passes, the order drawn from o->seed
+ * every pass. */
+static int fit_net(const DecisionSet *s, RichWeights *w, const TrainOpts *o)
+{
+    const int nw = RICH_NPLAY + RICH_NNET, nb = o->batch > 0 ? o->batch : 256;
+    long nt = 0;
+    long *order = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *order);
+    double *grad = malloc((size_t)NET_SLICES * nw * sizeof *grad), *g = malloc((size_t)nw * sizeof *g);
+    double *m = calloc((size_t)nw, sizeof *m), *v = calloc((size_t)nw, sizeof *v);
+    int rc = -1;
+    if (!order || !grad || !g || !m || !v)
+        goto out;
+    for (long t = 0; t < s->n; t++)
+        if (!s->held[t] && !(s->kind && ((s->skip_kinds >> s->kind[t]) & 1)))
+            order[nt++] = t;
+    double p1 = 1, p2 = 1;
+    for (int e = 1; e <= o->epochs && nt > 0; e++) {
+        Rng r = rng_seed(rng_derive(o->seed, 0x6e6574666974ull, (uint64_t)e));
+        for (long i = nt - 1; i > 0; i--) {
+            const long j = (long)rng_below(&r, (uint32_t)(i + 1)), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        double sum = 0;
+        for (long at = 0; at < nt; at += nb) {
+            NetFit f;
+            memset(&f, 0, sizeof f);
+            f.s = s;
+            f.w = w;
+            f.order = order + at;
+            f.n = (int)(nt - at < nb ? nt - at : nb);
+            f.grad = grad;
+            pthread_mutex_init(&f.mu, NULL);
+            workers_run(o->jobs, net_worker, &f, NULL);
+            pthread_mutex_destroy(&f.mu);
+            p1 *= 0.9;
+            p2 *= 0.999;
+            for (int i = 0; i < nw; i++) {
+                g[i] = o->l2 * (i < RICH_NPLAY ? w->play[i] : w->net[i - RICH_NPLAY]);
+                for (int c = 0; c < NET_SLICES; c++)
+                    g[i] += grad[(size_t)c * nw + i] / f.n;
+            }
+            adam_step(w->play, g, m, v, RICH_NPLAY, o->lr, p1, p2);
+            adam_step(w->net, g + RICH_NPLAY, m + RICH_NPLAY, v + RICH_NPLAY, RICH_NNET, o->lr, p1, p2);
+            for (int c = 0; c < NET_SLICES; c++)
+                sum += f.loss[c];
+        }
+        if (o->progress) {
+            TrainEval h;
+            train_eval_rich(s, w, 1, ~s->skip_kinds, &h);
+            o->progress(o->progress_ctx, e, o->epochs, sum / (double)nt, h.n ? h.logloss : NAN);
+        }
+    }
+    rc = 0;
+out:
+    free(order);
+    free(grad);
+    free(g);
+    free(m);
+    free(v);
+    return rc;
+}
+
 int train_fit_rich(const TrainData *d, const TrainOpts *o, RichWeights *w)
 {
-    if (fit_model(&d->play, w->play, RICH_NPLAY, o, 1))
+    if (w->nhid > 0 ? fit_net(&d->play, w, o) : fit_model(&d->play, w->play, RICH_NPLAY, o, 1))
         return -1;
     return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
 }
@@ -501,8 +677,10 @@ int train_fit_gift(const TrainData *d, const TrainOpts *o, GiftWeights *w)
     return fit_model(&d->gift, w->w, GIFT_N, o, 1);
 }
 
-void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out)
+static void eval_set(const DecisionSet *s, const double *w, const RichWeights *net, int held, unsigned kinds,
+                     TrainEval *out)
 {
+    const int nh = net ? net->nhid : 0;
     memset(out, 0, sizeof *out);
     double sc[1024], tgt[1024];
     for (long t = 0; t < s->n; t++) {
@@ -520,6 +698,8 @@ void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned ki
             double v = 0;
             for (int j = 0; j < k; j++)
                 v += w[p[j]];
+            if (nh)
+                v += rich_net_term(net, p, k, NULL);
             p += k;
             sc[i] = v;
             if (v > mx) {
@@ -551,6 +731,16 @@ void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned ki
         out->chance_logloss /= (double)out->n;
         out->zero_top1 /= (double)out->n;
     }
+}
+
+void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out)
+{
+    eval_set(s, w, NULL, held, kinds, out);
+}
+
+void train_eval_rich(const DecisionSet *s, const RichWeights *w, int held, unsigned kinds, TrainEval *out)
+{
+    eval_set(s, w->play, w, held, kinds, out);
 }
 
 void train_eval(const TrainData *d, const PolicyWeights *pw, int exch, int held, TrainEval *out)
@@ -829,49 +1019,7 @@ typedef struct RlBatch {
 const uint32_t *train_rl_decision_grad(const double *w, const RichWeights *net, const uint32_t *p, int n, int chosen,
                                        double temp, double adv, double *gw, double *gnet)
 {
-    double sc[MOVEGEN_MAX];
-    const int nh = net ? net->nhid : 0;
-    const uint32_t *start = p;
-    double mx = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        int k = *p++;
-        double v = 0;
-        for (int j = 0; j < k; j++)
-            v += w[p[j]];
-        if (nh)
-            v += rich_net_term(net, p, k, NULL);
-        p += k;
-        sc[i] = v / temp;
-        mx = sc[i] > mx ? sc[i] : mx;
-    }
-    double z = 0;
-    for (int i = 0; i < n; i++)
-        z += sc[i] = exp(sc[i] - mx);
-    p = start;
-    for (int i = 0; i < n; i++) {
-        int k = *p++;
-        double d = -adv * ((i == chosen) - sc[i] / z) / temp;
-        for (int j = 0; j < k; j++)
-            gw[p[j]] += d;
-        if (nh) { /* back through out[u] * max(0, h[u]), h found again (cheaper than keeping it) */
-            const double *out = rich_net_out(net->net);
-            double h[RICH_HID_MAX], dh[RICH_HID_MAX];
-            rich_net_term(net, p, k, h);
-            for (int u = 0; u < nh; u++) {
-                rich_net_out(gnet)[u] += d * (h[u] > 0 ? h[u] : 0);
-                dh[u] = h[u] > 0 ? d * out[u] : 0;
-                rich_net_bias(gnet)[u] += dh[u];
-            }
-            for (int j = 0; j < k; j++)
-                if (p[j] < RICH_NSMALL) {
-                    double *gi = rich_net_in(gnet, p[j]);
-                    for (int u = 0; u < nh; u++)
-                        gi[u] += dh[u];
-                }
-        }
-        p += k;
-    }
-    return p;
+    return decision_grad(w, net, p, n, chosen, NULL, temp, adv, gw, gnet, NULL);
 }
 
 /* The gradient of -(advantage) log pi(chosen) over one game's recorded decisions. */
@@ -995,18 +1143,13 @@ static int reinforce(const RlOpts *o, RlModel w, double *play, int nplay, double
         const double scale = 1.0 / (double)(decided > 0 ? decided : 1);
         p1 *= 0.9;
         p2 *= 0.999;
-        for (int i = 0; i < RL_NW; i++) { /* play then exchange weights, as one vector */
-            double gi = g[i] * scale;
-            m[i] = 0.9 * m[i] + 0.1 * gi;
-            v[i] = 0.999 * v[i] + 0.001 * gi * gi;
-            double step = o->lr * (m[i] / (1 - p1)) / (sqrt(v[i] / (1 - p2)) + 1e-8);
-            if (i < nplay)
-                play[i] -= step;
-            else if (i < nplay + POLICY_NEXCH)
-                exch[i - nplay] -= step;
-            else
-                net[i - nplay - POLICY_NEXCH] -= step;
-        }
+        for (int i = 0; i < RL_NW; i++) /* play, exchange and hidden-layer weights, as one vector */
+            g[i] *= scale;
+        adam_step(play, g, m, v, nplay, o->lr, p1, p2);
+        adam_step(exch, g + nplay, m + nplay, v + nplay, POLICY_NEXCH, o->lr, p1, p2);
+        if (nnet)
+            adam_step(net, g + nplay + POLICY_NEXCH, m + nplay + POLICY_NEXCH, v + nplay + POLICY_NEXCH, nnet, o->lr,
+                      p1, p2);
         if (o->progress)
             o->progress(o->progress_ctx, first + b.n, o->games, cnt[RL_SIMPLE] ? b.base[RL_SIMPLE] : NAN,
                         cnt[RL_LEAGUE] ? b.base[RL_LEAGUE] : NAN, cnt[RL_SELF] ? b.base[RL_SELF] : NAN);

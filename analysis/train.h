@@ -73,6 +73,10 @@ typedef struct TrainOpts {
     double lr;       /* Adam step, 0.05 */
     double l2;       /* penalty per weight, 1e-4 (times the mean log-likelihood's scale) */
     int jobs;
+    /* rich weights with a hidden layer: Adam on minibatches of `batch` decisions (0: 256), epochs
+     * = passes over the training decisions, their order drawn from seed */
+    int batch;
+    uint64_t seed;
     /* called every few epochs from the calling thread (may be NULL) */
     void (*progress)(void *ctx, int epoch, int epochs, double train_loss, double held_loss);
     void *progress_ctx;
@@ -92,13 +96,17 @@ typedef struct TrainEval {
     double zero_top1;  /* the zero-weight model (ties to the first candidate) */
 } TrainEval;
 
-/* The rich policy (players/rich.h; TrainData.rich): its play model and the exchange model. */
+/* The rich policy (players/rich.h; TrainData.rich): its play model and the exchange model. With
+ * a hidden layer (w->nhid > 0) the play weights and the layer are fitted together by minibatch
+ * Adam (TrainOpts.batch, .seed; the result does not depend on jobs); the exchange as before. */
 int train_fit_rich(const TrainData *d, const TrainOpts *o, RichWeights *w);
 /* The gift model (players/gift.h; TrainData.gift_model) on the decisions in d->gift. */
 int train_fit_gift(const TrainData *d, const TrainOpts *o, GiftWeights *w);
 /* Evaluates weights w on one set's decisions: held-out (held = 1), training (0) or all (-1),
  * of the kinds with bit kind of `kinds` set (when the set is tagged: TrainData.tag_wins). */
 void train_eval_set(const DecisionSet *s, const double *w, int held, unsigned kinds, TrainEval *out);
+/* The same for the rich policy's play decisions, its hidden layer included when w has one. */
+void train_eval_rich(const DecisionSet *s, const RichWeights *w, int held, unsigned kinds, TrainEval *out);
 /* Evaluates weights on the held-out (held = 1) or training (held = 0) decisions of one model
  * (exch = 0 plays, 1 gifts); held = -1: all of them. */
 void train_eval(const TrainData *d, const PolicyWeights *w, int exch, int held, TrainEval *out);

@@ -28,7 +28,8 @@ static void usage(FILE *f)
             "                     default: everyone)\n"
             "  -o, --out FILE     the weights file to write (required)\n"
             "  --init FILE        start from these weights (default: zero)\n"
-            "  --epochs N         full-batch Adam steps (300)\n"
+            "  --epochs N         full-batch Adam steps (300); with a hidden layer, passes over the play\n"
+            "                     decisions in minibatches of --batch\n"
             "  --lr X             Adam step size (0.05)\n"
             "  --l2 X             L2 penalty per weight (1e-4)\n"
             "  --holdout F        share of games held out for evaluation (0.1)\n"
@@ -75,10 +76,13 @@ static void usage(FILE *f)
             "                     draws, and move each decision by its reward minus the learner's mean in\n"
             "                     the deal's other K - 1 plays instead of the batch's mean (the deal's\n"
             "                     luck cancels); --rl-batch must be a multiple of K\n"
-            "  --hidden H         with --model rich and --rl-games: give the --init weights a hidden layer\n"
-            "                     of H units (1 to 64) over the hand, move and pass features, drawn from\n"
-            "                     --seed with its outputs zero, so that learning starts from the --init\n"
-            "                     policy (players/rich.h); weights that have one keep it and learn it\n"
+            "  --hidden H         with --model rich: give the --init weights a hidden layer of H units (1\n"
+            "                     to 64) over the hand, move and pass features, drawn from --seed with its\n"
+            "                     outputs zero, so that learning starts from the --init policy\n"
+            "                     (players/rich.h); weights that have one keep it and learn it, from\n"
+            "                     records (minibatch Adam, --batch) and by --rl-games\n"
+            "  --batch N          with a hidden layer: play decisions a step of the records' fit (256);\n"
+            "                     their order is drawn from --seed every pass\n"
             "  --jobs J           threads (2)\n"
             "  --json             the evaluation as JSON\n"
             "  --quiet            no progress line\n");
@@ -194,10 +198,21 @@ static void print_eval(FILE *o, const char *what, const TrainEval *z, const Trai
     fprintf(o, "  %-14s %9.4f %9.4f %9.4f\n", "trained", t->top1, t->top1_ties, t->logloss);
 }
 
-/* The model's weights as arrays (either model). */
+/* The model's weights as arrays (either model), and the rich policy's weights when they have a
+ * hidden layer (else NULL). */
 typedef struct ModelW {
     const double *play, *exch;
+    const RichWeights *net;
 } ModelW;
+
+/* Agreement of the play weights (with their hidden layer, if any). */
+static void eval_play(const DecisionSet *s, ModelW w, int held, unsigned kinds, TrainEval *out)
+{
+    if (w.net)
+        train_eval_rich(s, w.net, held, kinds, out);
+    else
+        train_eval_set(s, w.play, held, kinds, out);
+}
 
 /* Agreement on one data set (held: 1 held-out, -1 all): plays (all of them, or with by_kind the
  * policy's decisions and the certain wins apart) and gifts. */
@@ -216,13 +231,13 @@ static void print_evals(FILE *o, const TrainData *d, ModelW zero, ModelW w, cons
     char what[160];
     if (!strcmp(set, "held-out")) { /* the fit itself: how far the model can follow its data */
         train_eval_set(&d->play, zero.play, 0, ~0u, &z);
-        train_eval_set(&d->play, w.play, 0, ~0u, &t);
+        eval_play(&d->play, w, 0, ~0u, &t);
         if (t.n)
             print_eval(o, "training plays", &z, &t, json, first);
     }
     for (int k = 0; k < (by_kind ? 3 : 1); k++) {
         train_eval_set(&d->play, zero.play, 1, KINDS[k].kinds, &z);
-        train_eval_set(&d->play, w.play, 1, KINDS[k].kinds, &t);
+        eval_play(&d->play, w, 1, KINDS[k].kinds, &t);
         snprintf(what, sizeof what, "%s %s", set, KINDS[k].what);
         if (t.n)
             print_eval(o, what, &z, &t, json, first);
@@ -363,7 +378,7 @@ static int train_gift(const char *cmd, const CliSources *in, const char *players
 static int train_policy(int argc, char **argv)
 {
     enum { O_DB = 1000, O_KIFU, O_PLAYERS, O_INIT, O_EPOCHS, O_LR, O_L2, O_HOLD, O_SEED, O_TEST, O_JOBS, O_JSON,
-           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_RLREP, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE, O_HID };
+           O_QUIET, O_HELP, O_MODEL, O_BYKIND, O_POLDEC, O_RLG, O_RLB, O_RLLR, O_RLT, O_RLS, O_RLRULE, O_RLLG, O_RLVL, O_RLRW, O_RLCLS, O_RLREP, O_TG, O_TS, O_TW, O_TTAU, O_TTEMP, O_BASE, O_HID, O_BATCH };
     static const struct option opts[] = {
         {"db", required_argument, 0, O_DB},         {"kifu", required_argument, 0, O_KIFU},
         {"players", required_argument, 0, O_PLAYERS}, {"out", required_argument, 0, 'o'},
@@ -382,13 +397,14 @@ static int train_policy(int argc, char **argv)
         {"teacher-temp", required_argument, 0, O_TTEMP}, {"model", required_argument, 0, O_MODEL},
         {"by-kind", no_argument, 0, O_BYKIND}, {"policy-decisions", no_argument, 0, O_POLDEC},
         {"baseline", required_argument, 0, O_BASE}, {"hidden", required_argument, 0, O_HID},
+        {"batch", required_argument, 0, O_BATCH},
         {"help", no_argument, 0, O_HELP},           {0, 0, 0, 0}};
     const char *cmd = "train policy";
     const char *out = NULL, *init = NULL, *players = NULL, *league = NULL, *baseline = NULL;
     CliSources in;
     memset(&in, 0, sizeof in);
     const char *test[64];
-    int ntest = 0, json = 0, quiet = 0, rich = 0, giftm = 0, by_kind = 0, pol_only = 0, hidden = 0, c;
+    int ntest = 0, json = 0, quiet = 0, rich = 0, giftm = 0, by_kind = 0, pol_only = 0, hidden = 0, batch = 0, c;
     TrainOpts o;
     train_opts_default(&o);
     o.jobs = 2;
@@ -455,6 +471,7 @@ static int train_policy(int argc, char **argv)
             break;
         case O_BASE: baseline = optarg; break;
         case O_HID: if (cli_long(cmd, "--hidden", optarg, 1, RICH_HID_MAX, &v)) return 2; hidden = (int)v; break;
+        case O_BATCH: if (cli_long(cmd, "--batch", optarg, 1, 1000000, &v)) return 2; batch = (int)v; break;
         case O_BYKIND: by_kind = 1; break;
         case O_POLDEC: by_kind = pol_only = 1; break;
         case O_HELP: usage(stdout); return 0;
@@ -490,14 +507,16 @@ static int train_policy(int argc, char **argv)
     memset(&rw, 0, sizeof rw);
     if (init && (rich ? rich_load(init, &rw, err, sizeof err) : policy_load(init, &w, err, sizeof err)))
         return cli_fail(cmd, "--init: %s", err);
-    if (hidden && (!rich || rl.games == 0))
-        return cli_fail(cmd, "--hidden goes with --model rich and --rl-games N");
+    if (hidden && !rich)
+        return cli_fail(cmd, "--hidden goes with --model rich");
     if (hidden && rw.nhid)
         return cli_fail(cmd, "--hidden: the --init weights have a hidden layer already (%d units)", rw.nhid);
     if (hidden)
         rich_net_init(&rw, hidden, seed);
-    if (rw.nhid && (in.ndb || in.nkifu || ntest))
-        return cli_fail(cmd, "weights with a hidden layer learn by --rl-games only (no records, no --test-kifu)");
+    if (batch && !rw.nhid)
+        return cli_fail(cmd, "--batch goes with --model rich and weights with a hidden layer (--init or --hidden)");
+    o.batch = batch;
+    o.seed = seed;
     static PolicyWeights leaguew[RL_LEAGUE_MAX];
     static RichWeights leaguer[RL_LEAGUE_MAX]; /* rich members (zero pages until loaded) */
     if (league) {
@@ -594,7 +613,9 @@ static int train_policy(int argc, char **argv)
         train_data_free(&d);
         return rc;
     }
-    ModelW zw = {zero.play, zero.exch}, mw = {rich ? rw.play : w.play, rich ? rw.exch : w.exch};
+    ModelW zw = {zero.play, zero.exch, NULL}, mw = {rich ? rw.play : w.play, rich ? rw.exch : w.exch, NULL};
+    if (rich && rw.nhid)
+        mw.net = &rw;
     int first = 1;
     if (json)
         printf("{\"games\": %ld, \"held_out_games\": %ld, \"forced\": %ld, \"unknown\": %ld, \"weights\": ", d.games,

@@ -533,11 +533,10 @@ static void test_hidden_reinforce_cli(void **state)
     static const struct {
         const char *args, *want;
     } BAD[] = {
-        {"--model rich --hidden 4 --kifu /dev/null", "--hidden goes with --model rich and --rl-games N"},
+        {"--model rich --kifu /dev/null --batch 8", "--batch goes with --model rich and weights with a hidden"},
         {"--model fast --rl-games 10 --hidden 4", "--hidden goes with --model rich"},
         {"--model rich --rl-games 10 --hidden 65", "--hidden"},
         {"--model rich --rl-games 10 --hidden 2 --init %s", "have a hidden layer already (4 units)"},
-        {"--model rich --init %s --test-kifu /dev/null", "learn by --rl-games only"},
     };
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         char args[700];
@@ -549,22 +548,13 @@ static void test_hidden_reinforce_cli(void **state)
 
 /* ---- capacity in miniature: learn a hidden rich policy from its decisions */
 
-static void test_learns_a_rich_policy(void **state)
+/* Games of `teacher` in every seat, by its first choice, into d (every tenth held out). */
+static void teacher_games(const RichWeights *teacher, Rng r, int games, TrainData *d)
 {
-    (void)state;
-    static RichWeights teacher, w;
-    memset(&teacher, 0, sizeof teacher);
-    memset(&w, 0, sizeof w);
-    Rng r = rng_seed(8);
-    for (int i = 0; i < RF_MCG; i++) /* every small group, and a share of the pattern tables */
-        teacher.play[i] = (rng_double(&r) - 0.5) * 4;
-    for (int i = 0; i < 20000; i++)
-        teacher.play[RF_MCG + rng_below(&r, RICH_NPLAY - RF_MCG)] = (rng_double(&r) - 0.5) * 4;
-    TrainData d;
-    train_data_init(&d);
-    d.rich = 1;
+    train_data_init(d);
+    d->rich = 1;
     static GameRecord rec;
-    for (int gi = 0; gi < 1500; gi++) { /* the teacher plays every seat by its first choice */
+    for (int gi = 0; gi < games; gi++) {
         memset(&rec, 0, sizeof rec);
         GameState g;
         fresh_game(&r, gi, &g);
@@ -580,13 +570,28 @@ static void test_learns_a_rich_policy(void **state)
             int n = state_moves(&g, mv);
             RichCtx c;
             rich_ctx_state(&c, &g, rec.cls);
-            rich_scores(&teacher, &c, mv, n, sc);
+            rich_scores(teacher, &c, mv, n, sc);
             Move m = mv[policy_pick_scores(sc, n, 0, &r)];
             rec.plays[rec.nplays++].move = m;
             apply(&g, m, &r);
         }
-        assert_int_equal(train_add_game(&d, &rec, 31, gi % 10 == 0), 0);
+        assert_int_equal(train_add_game(d, &rec, 31, gi % 10 == 0), 0);
     }
+}
+
+static void test_learns_a_rich_policy(void **state)
+{
+    (void)state;
+    static RichWeights teacher, w;
+    memset(&teacher, 0, sizeof teacher);
+    memset(&w, 0, sizeof w);
+    Rng r = rng_seed(8);
+    for (int i = 0; i < RF_MCG; i++) /* every small group, and a share of the pattern tables */
+        teacher.play[i] = (rng_double(&r) - 0.5) * 4;
+    for (int i = 0; i < 20000; i++)
+        teacher.play[RF_MCG + rng_below(&r, RICH_NPLAY - RF_MCG)] = (rng_double(&r) - 0.5) * 4;
+    TrainData d;
+    teacher_games(&teacher, r, 1500, &d);
     TrainOpts o;
     train_opts_default(&o);
     o.epochs = 150;
@@ -599,6 +604,45 @@ static void test_learns_a_rich_policy(void **state)
     assert_true(t.n > 5000);
     if (t.top1 < 0.9)
         fail_msg("held-out agreement with the hidden policy %.3f over %ld decisions, want >= 0.9", t.top1, t.n);
+    train_data_free(&d);
+}
+
+/* The same with a hidden layer: a student with the teacher's linear part and a fresh layer (its
+ * outputs zero) learns the teacher's layer from its decisions by minibatch Adam, the same
+ * weights for any number of threads. */
+static void test_learns_a_hidden_layer(void **state)
+{
+    (void)state;
+    static RichWeights teacher, w, w1;
+    Rng r = rng_seed(12);
+    random_net(&teacher, &r, 6);
+    for (int u = 0; u < 6; u++) /* a layer that decides many moves */
+        rich_net_out(teacher.net)[u] *= 6;
+    TrainData d;
+    teacher_games(&teacher, r, 800, &d);
+    memcpy(w.play, teacher.play, sizeof w.play);
+    rich_net_init(&w, 6, 5);
+    TrainEval before, after;
+    train_eval_rich(&d.play, &w, 1, ~0u, &before);
+    TrainOpts o;
+    train_opts_default(&o);
+    o.epochs = 8;
+    o.lr = 0.01;
+    o.l2 = 0;
+    o.batch = 64;
+    o.seed = 3;
+    o.jobs = 2;
+    w1 = w;
+    assert_int_equal(train_fit_rich(&d, &o, &w), 0);
+    train_eval_rich(&d.play, &w, 1, ~0u, &after);
+    assert_true(after.n > 3000);
+    if (before.top1 > 0.85 || after.top1 < before.top1 + 0.08)
+        fail_msg("held-out agreement with the teacher's layer: %.3f before, %.3f after; want <= 0.85 before and "
+                 "0.08 more after", before.top1, after.top1);
+    o.jobs = 1;
+    assert_int_equal(train_fit_rich(&d, &o, &w1), 0);
+    assert_memory_equal(w1.play, w.play, sizeof w.play);
+    assert_memory_equal(w1.net, w.net, sizeof w.net);
     train_data_free(&d);
 }
 
@@ -723,7 +767,8 @@ int main(void)
         cmocka_unit_test(test_orbits),             cmocka_unit_test(test_min_melds),
         cmocka_unit_test(test_weight_files),       cmocka_unit_test(test_hidden_layer),
         cmocka_unit_test(test_hidden_reinforce_cli),
-        cmocka_unit_test(test_learns_a_rich_policy), cmocka_unit_test(test_policy_player_rich),
+        cmocka_unit_test(test_learns_a_rich_policy), cmocka_unit_test(test_learns_a_hidden_layer),
+        cmocka_unit_test(test_policy_player_rich),
         cmocka_unit_test(test_policy_pass_option), cmocka_unit_test(test_puct_follows_prior),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
