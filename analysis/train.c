@@ -318,9 +318,74 @@ void train_opts_default(TrainOpts *o)
 /* Adds the gradient of the cross-entropy -sum target log P (for a recorded choice: -log
  * P(chosen)) over decisions [lo, hi) with held == want to grad; returns the summed loss; *count
  * gets the decisions used. */
+/* The gradient of -adv sum_i t_i log pi(i) over one decision's n candidates at p, where t is tgt
+ * (NULL: a one at `chosen`) and pi the softmax at temperature temp of w . phi plus net's
+ * hidden-layer term; added into gw and gnet (gw NULL: none). *loss (may be NULL) gets
+ * -sum_i t_i log pi(i). Returns the position after the candidates. */
+static const uint32_t *decision_grad(const double *w, const RichWeights *net, const uint32_t *p, int n, int chosen,
+                                     const double *tgt, double temp, double adv, double *gw, double *gnet,
+                                     double *loss)
+{
+    double sc[MOVEGEN_MAX];
+    const int nh = net ? net->nhid : 0;
+    const uint32_t *start = p;
+    double mx = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int k = *p++;
+        double v = 0;
+        for (int j = 0; j < k; j++)
+            v += w[p[j]];
+        if (nh)
+            v += rich_net_term(net, p, k, NULL);
+        p += k;
+        sc[i] = v / temp;
+        mx = sc[i] > mx ? sc[i] : mx;
+    }
+    const uint32_t *end = p;
+    double z = 0;
+    for (int i = 0; i < n; i++)
+        z += sc[i] = exp(sc[i] - mx);
+    if (loss) {
+        *loss = 0;
+        for (int i = 0; i < n; i++) {
+            const double t = tgt ? tgt[i] : i == chosen;
+            if (t > 0)
+                *loss -= t * log(sc[i] / z);
+        }
+    }
+    if (!gw)
+        return end;
+    p = start;
+    for (int i = 0; i < n; i++) {
+        int k = *p++;
+        const double t = tgt ? tgt[i] : i == chosen;
+        double d = -adv * (t - sc[i] / z) / temp;
+        for (int j = 0; j < k; j++)
+            gw[p[j]] += d;
+        if (nh) { /* back through out[u] * max(0, h[u]), h found again (cheaper than keeping it) */
+            const double *out = rich_net_out(net->net);
+            double h[RICH_HID_MAX], dh[RICH_HID_MAX];
+            rich_net_term(net, p, k, h);
+            for (int u = 0; u < nh; u++) {
+                rich_net_out(gnet)[u] += d * (h[u] > 0 ? h[u] : 0);
+                dh[u] = h[u] > 0 ? d * out[u] : 0;
+                rich_net_bias(gnet)[u] += dh[u];
+            }
+            for (int j = 0; j < k; j++)
+                if (p[j] < RICH_NSMALL) {
+                    double *gi = rich_net_in(gnet, p[j]);
+                    for (int u = 0; u < nh; u++)
+                        gi[u] += dh[u];
+                }
+        }
+        p += k;
+    }
+    return p;
+}
+
 static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi, int want, double *grad, long *count)
 {
-    double loss = 0, sc[1024], tgt[1024];
+    double loss = 0, tgt[MOVEGEN_MAX], l;
     long used = 0;
     for (long t = lo; t < hi; t++) {
         if (want >= 0 && s->held[t] != want)
@@ -331,34 +396,9 @@ static double chunk_grad(const DecisionSet *s, const double *w, long lo, long hi
         int n = p[0], chosen = p[1];
         p += 2;
         read_target(&p, n, chosen, tgt);
-        const uint32_t *start = p;
-        double mx = -INFINITY;
-        for (int i = 0; i < n && i < 1024; i++) {
-            int k = *p++;
-            double v = 0;
-            for (int j = 0; j < k; j++)
-                v += w[p[j]];
-            p += k;
-            sc[i] = v;
-            mx = v > mx ? v : mx;
-        }
-        double z = 0;
-        for (int i = 0; i < n; i++)
-            z += sc[i] = exp(sc[i] - mx);
-        for (int i = 0; i < n; i++)
-            if (tgt[i] > 0)
-                loss -= tgt[i] * log(sc[i] / z);
+        decision_grad(w, NULL, p, n, chosen, tgt, 1, 1, grad, NULL, &l);
+        loss += l;
         used++;
-        if (!grad)
-            continue;
-        p = start;
-        for (int i = 0; i < n; i++) {
-            int k = *p++;
-            double g = sc[i] / z - tgt[i];
-            for (int j = 0; j < k; j++)
-                grad[p[j]] += g;
-            p += k;
-        }
     }
     *count = used;
     return loss;
@@ -487,68 +527,6 @@ int train_fit(const TrainData *d, const TrainOpts *o, PolicyWeights *w)
     if (fit_model(&d->play, w->play, POLICY_NPLAY, o, 1))
         return -1;
     return fit_model(&d->exch, w->exch, POLICY_NEXCH, o, 0);
-}
-
-/* The gradient of -adv sum_i t_i log pi(i) over one decision's n candidates at p, where t is tgt
- * (NULL: a one at `chosen`) and pi the softmax at temperature temp of w . phi plus net's
- * hidden-layer term; added into gw and gnet. *loss (may be NULL) gets -sum_i t_i log pi(i).
- * Returns the position after the candidates. */
-static const uint32_t *decision_grad(const double *w, const RichWeights *net, const uint32_t *p, int n, int chosen,
-                                     const double *tgt, double temp, double adv, double *gw, double *gnet,
-                                     double *loss)
-{
-    double sc[MOVEGEN_MAX];
-    const int nh = net ? net->nhid : 0;
-    const uint32_t *start = p;
-    double mx = -INFINITY;
-    for (int i = 0; i < n; i++) {
-        int k = *p++;
-        double v = 0;
-        for (int j = 0; j < k; j++)
-            v += w[p[j]];
-        if (nh)
-            v += rich_net_term(net, p, k, NULL);
-        p += k;
-        sc[i] = v / temp;
-        mx = sc[i] > mx ? sc[i] : mx;
-    }
-    double z = 0;
-    for (int i = 0; i < n; i++)
-        z += sc[i] = exp(sc[i] - mx);
-    if (loss) {
-        *loss = 0;
-        for (int i = 0; i < n; i++) {
-            const double t = tgt ? tgt[i] : i == chosen;
-            if (t > 0)
-                *loss -= t * log(sc[i] / z);
-        }
-    }
-    p = start;
-    for (int i = 0; i < n; i++) {
-        int k = *p++;
-        const double t = tgt ? tgt[i] : i == chosen;
-        double d = -adv * (t - sc[i] / z) / temp;
-        for (int j = 0; j < k; j++)
-            gw[p[j]] += d;
-        if (nh) { /* back through out[u] * max(0, h[u]), h found again (cheaper than keeping it) */
-            const double *out = rich_net_out(net->net);
-            double h[RICH_HID_MAX], dh[RICH_HID_MAX];
-            rich_net_term(net, p, k, h);
-            for (int u = 0; u < nh; u++) {
-                rich_net_out(gnet)[u] += d * (h[u] > 0 ? h[u] : 0);
-                dh[u] = h[u] > 0 ? d * out[u] : 0;
-                rich_net_bias(gnet)[u] += dh[u];
-            }
-            for (int j = 0; j < k; j++)
-                if (p[j] < RICH_NSMALL) {
-                    double *gi = rich_net_in(gnet, p[j]);
-                    for (int u = 0; u < nh; u++)
-                        gi[u] += dh[u];
-                }
-        }
-        p += k;
-    }
-    return p;
 }
 
 /* ---- minibatch Adam for weights with a hidden layer ---- */
