@@ -1197,7 +1197,7 @@ int mc_is(const Player *p) { return p && p->kind && (!strcmp(p->kind, "mc") || !
 static const char *const SEARCH_DEFAULTS[][2] = {
     {"playout", "rich"}, {"pmates", "all"},   {"rootpol", "rich"},    {"rprior", "1"},
     {"bandit", "ucb-root"}, {"est", "policy"}, {"est-fresh", "16"}, {"worlds", "128"},
-    {"odevkit", "auto"},
+    {"odevkit", "auto"}, {"xprior", "1"},
 };
 
 static int spec_has(const PlayerSpec *s, const char *key)
